@@ -1,0 +1,133 @@
+//! How a robot's name is read from what the caller passes, and how it is
+//! compared with a `User-agent` value, per dialect.
+
+use crate::Dialect;
+
+/// The leading product token of a `User-Agent` header: its longest prefix
+/// made of `A-Z a-z _ -` (RFC 9309 section 2.2.1).
+///
+/// ```
+/// use norobots::product_token;
+///
+/// assert_eq!(product_token("Googlebot/2.1 (+http://www.google.com/bot.html)"), "Googlebot");
+/// assert_eq!(product_token("FigTree/0.1 Robot libwww-perl/5.04"), "FigTree");
+/// assert_eq!(product_token("Mozilla/5.0 (compatible; bingbot/2.0)"), "Mozilla");
+/// assert_eq!(product_token("42bot"), "");
+/// ```
+pub fn product_token(user_agent: &str) -> &str {
+    let end = user_agent
+        .bytes()
+        .position(|b| !is_token_byte(b))
+        .unwrap_or(user_agent.len());
+    &user_agent[..end]
+}
+
+/// The octets RFC 9309 allows in a product token.
+pub(crate) fn is_token_byte(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_' || b == b'-'
+}
+
+/// The leading token of a robots.txt `User-agent` value, as the reference
+/// library cuts it.
+pub(crate) fn value_token(value: &[u8]) -> &[u8] {
+    let end = value
+        .iter()
+        .position(|&b| !is_token_byte(b))
+        .unwrap_or(value.len());
+    &value[..end]
+}
+
+/// The robot's name without version, as the 1994 and 1996 texts ask robots
+/// to match it: everything up to the first `/` or white space.
+pub(crate) fn legacy_name(agent: &str) -> &str {
+    let agent = agent.trim_start();
+    let end = agent
+        .bytes()
+        .position(|b| b == b'/' || b.is_ascii_whitespace())
+        .unwrap_or(agent.len());
+    &agent[..end]
+}
+
+/// Whether a `User-agent` value names the default record or group.
+///
+/// The reference library also treats `* foo` as global; the legacy dialects
+/// split values at white space before asking, so for them `*` must be whole.
+pub(crate) fn is_global(value: &[u8]) -> bool {
+    value.first() == Some(&b'*') && (value.len() == 1 || value[1].is_ascii_whitespace())
+}
+
+/// The robot name a matcher compares with, read from what the caller passes.
+pub(crate) fn caller_name(dialect: Dialect, agent: &str) -> &str {
+    match dialect {
+        Dialect::Norobots1994 | Dialect::Draft1996 => legacy_name(agent),
+        Dialect::Rfc9309 => product_token(agent.trim_start()),
+        Dialect::Google => agent,
+    }
+}
+
+/// Whether one `User-agent` value (one whitespace-separated value in the
+/// legacy dialects) names the robot `name` (already read by [`caller_name`]).
+pub(crate) fn names(dialect: Dialect, value: &[u8], name: &str) -> bool {
+    match dialect {
+        Dialect::Norobots1994 | Dialect::Draft1996 => {
+            // A liberal, case-insensitive substring match (1994 standard, "The
+            // robot should be liberal in interpreting this field"); an empty
+            // name would be a substring of everything, so it names nothing.
+            !name.is_empty() && contains_ignore_case(value, name.as_bytes())
+        }
+        Dialect::Rfc9309 | Dialect::Google => {
+            value_token(value).eq_ignore_ascii_case(name.as_bytes())
+        }
+    }
+}
+
+fn contains_ignore_case(haystack: &[u8], needle: &[u8]) -> bool {
+    needle.len() <= haystack.len()
+        && haystack
+            .windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // RFC 9309 2.2.1: "the product token" is the leading [A-Za-z_-]+ part.
+    #[test]
+    fn product_token_stops_at_first_non_token_octet() {
+        assert_eq!(product_token("Googlebot-Image/1.0"), "Googlebot-Image");
+        assert_eq!(product_token("foo_bar baz"), "foo_bar");
+        assert_eq!(product_token(""), "");
+    }
+
+    // 1996 draft 3.2.1: "the name without version information".
+    #[test]
+    fn legacy_name_drops_version_and_comment() {
+        assert_eq!(legacy_name("FigTree/0.1 Robot libwww-perl/5.04"), "FigTree");
+        assert_eq!(legacy_name("Lycos"), "Lycos");
+        assert_eq!(legacy_name("  Rex"), "Rex");
+    }
+
+    // 1994 standard: "A case insensitive substring match of the name".
+    #[test]
+    fn legacy_agents_match_by_substring() {
+        assert!(names(Dialect::Draft1996, b"superfigtreebot", "FigTree"));
+        assert!(!names(Dialect::Draft1996, b"figtre", "FigTree"));
+        assert!(!names(Dialect::Norobots1994, b"anything", ""));
+    }
+
+    // RFC 9309 2.2.1: "case-insensitive match of the product token".
+    #[test]
+    fn rfc_agents_match_by_equal_token() {
+        assert!(names(Dialect::Rfc9309, b"FooBot/2.1", "foobot"));
+        assert!(!names(Dialect::Rfc9309, b"superfoobot", "foobot"));
+        assert!(names(Dialect::Google, b"Foo Bar", "foo"));
+    }
+
+    #[test]
+    fn star_with_trailing_words_is_global() {
+        assert!(is_global(b"*"));
+        assert!(is_global(b"* foo"));
+        assert!(!is_global(b"*foo"));
+    }
+}

@@ -1,0 +1,61 @@
+//! norobots reads robots.txt files and decides which URLs a robot may fetch,
+//! in each of the four dialects the protocol has had.
+//!
+//! | | `norobots1994` | `draft1996` | `rfc9309` (default) | `google` |
+//! |---|---|---|---|---|
+//! | records | blank lines end them | blank lines end them | rules then `User-agent` start a group | as `rfc9309` |
+//! | fields | `User-agent`, `Disallow` | + `Allow` | + typos (`disalow`, …) | + key prefixes (`allowance`) |
+//! | agent | substring, first record | substring, first record | product token, groups merged | as `rfc9309`, caller's agent whole |
+//! | deciding rule | any `Disallow` | first match | longest match, `Allow` on ties | as `rfc9309` |
+//! | wildcards | none | none | `*`, final `$` | `*`, final `$` |
+//! | `%xx` | as written | decoded but `%2F` | unreserved decoded, hex upper-cased | pattern upper-cased, URL as given |
+//! | `/robots.txt` | not special | always allowed | always allowed | not special |
+//!
+//! # Example
+//!
+//! ```
+//! use norobots::{Dialect, ParseOptions, Robots};
+//!
+//! let body = b"User-agent: *\nDisallow: /\nAllow: /public\n";
+//!
+//! // RFC 9309: the longest match wins.
+//! let robots = Robots::parse(body);
+//! let matcher = robots.matcher("ExampleBot/2.0");
+//! assert!(matcher.is_allowed("https://example.com/public/a.html"));
+//! assert!(!matcher.is_allowed("https://example.com/private"));
+//!
+//! // The 1996 draft: the first match wins.
+//! let robots = Robots::parse_with(body, &ParseOptions::new(Dialect::Draft1996));
+//! assert!(!robots.matcher("ExampleBot/2.0").is_allowed("https://example.com/public/a.html"));
+//! ```
+#![deny(missing_docs)]
+
+mod agent;
+mod dialect;
+mod group;
+mod matcher;
+mod parse;
+mod pattern;
+mod robots;
+
+pub use agent::product_token;
+pub use dialect::{Dialect, ParseDialectError};
+pub use group::{RequestRate, VisitTime};
+pub use matcher::{Matcher, RuleRef, Verdict};
+pub use parse::ParseOptions;
+pub use robots::{Diagnostic, DiagnosticKind, Field, Group, Robots, Rule, RuleKind};
+
+/// Whether `agent` may fetch `url` under the robots.txt `body`, read in the
+/// default dialect ([`Dialect::Rfc9309`]).
+///
+/// For more than one question per file, parse once with [`Robots::parse`]
+/// and keep a [`Matcher`].
+///
+/// ```
+/// let body = b"User-agent: *\nDisallow: /private/\n";
+/// assert!(norobots::is_allowed(body, "ExampleBot", "https://example.com/"));
+/// assert!(!norobots::is_allowed(body, "ExampleBot", "https://example.com/private/x"));
+/// ```
+pub fn is_allowed(body: &[u8], agent: &str, url: &str) -> bool {
+    Robots::parse(body).matcher(agent).is_allowed(url)
+}

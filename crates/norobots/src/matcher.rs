@@ -1,0 +1,634 @@
+//! The rules for one robot, compiled into a radix trie over their literal
+//! prefixes, so that a check walks the URL once instead of trying every rule.
+//!
+//! Every rule becomes a *rank*: a number whose maximum over the matching
+//! rules is the deciding rule. For the longest-match dialects the rank is
+//! `priority << 33 | allow << 32 | !order`; for the first-match dialects it
+//! is `!order`. Rules with the same literal prefix meet in one trie node:
+//! plain prefixes keep only their best rank, `$`-anchored literals another,
+//! and patterns with `*` keep their tail (from the first `*` on), sorted by
+//! rank so that a check stops at the first tail that matches or cannot win.
+
+use std::cell::RefCell;
+use std::fmt;
+
+use memchr::memchr;
+
+use crate::agent;
+use crate::parse::is_global_agent;
+use crate::pattern::{escape_google_pattern, needs_normalizing, normalize, path_of, Glob};
+use crate::{Dialect, Robots, RuleKind};
+
+/// The compiled rules of one robot.
+///
+/// `Matcher` owns everything it needs (it does not borrow the [`Robots`] it
+/// came from), is `Send + Sync` and costs a few vectors: keep one per host.
+/// A check does not allocate.
+///
+/// How each dialect reads the `agent` given to [`Robots::matcher`]:
+/// `norobots1994` and `draft1996` take the name up to the first `/` or white
+/// space and look for it as a case-insensitive substring of each agent value,
+/// the first matching record winning; `rfc9309` takes the leading product
+/// token and merges every group whose token equals it; `google` compares the
+/// value whole, as the reference library does.
+///
+/// # Example
+///
+/// ```
+/// use norobots::{Robots, RuleKind};
+///
+/// let robots = Robots::parse(b"User-agent: *\nDisallow: /shop/\nAllow: /shop/help\n");
+/// let matcher = robots.matcher("ExampleBot/1.0");
+///
+/// assert!(matcher.is_allowed("https://example.com/"));
+/// assert!(!matcher.is_allowed("https://example.com/shop/cart?id=7"));
+///
+/// let verdict = matcher.check("/shop/help/returns");
+/// assert!(verdict.allowed);
+/// let rule = verdict.rule.unwrap();
+/// assert_eq!((rule.line, rule.kind, rule.pattern), (3, RuleKind::Allow, "/shop/help"));
+/// ```
+#[derive(Clone)]
+pub struct Matcher {
+    dialect: Dialect,
+    /// Literal octets: trie edge labels and glob segments.
+    arena: Vec<u8>,
+    nodes: Vec<Node>,
+    /// The first octet of each node's children, contiguous per parent so a
+    /// lookup is one `memchr`.
+    child_bytes: Vec<u8>,
+    child_nodes: Vec<u32>,
+    tails: Vec<Tail>,
+    rules: Vec<RuleInfo>,
+    /// The rules' patterns as written, for [`Verdict`].
+    text: String,
+    crawl_delay: Option<f64>,
+    matched_group: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    label: (u32, u32),
+    children: (u32, u32),
+    prefix_rank: u64,
+    exact_rank: u64,
+    tails: (u32, u32),
+}
+
+#[derive(Clone, Debug)]
+struct Tail {
+    rank: u64,
+    glob: Glob,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct RuleInfo {
+    line: u32,
+    kind: RuleKind,
+    text: (u32, u32),
+}
+
+/// What a check decided, and which rule decided it.
+///
+/// ```
+/// let robots = norobots::Robots::parse(b"User-agent: *\nDisallow: /a\n");
+/// let matcher = robots.matcher("bot");
+/// let v = matcher.check("/a/b");
+/// assert!(!v.allowed);
+/// assert_eq!(v.rule.unwrap().to_string(), "line 2: Disallow: /a");
+/// assert_eq!(matcher.check("/b").rule, None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict<'a> {
+    /// Whether the robot may fetch the URL.
+    pub allowed: bool,
+    /// The deciding rule; `None` when no rule matched (or the URL is
+    /// `/robots.txt`, which the dialects that say so always allow).
+    pub rule: Option<RuleRef<'a>>,
+}
+
+/// A rule as a [`Verdict`] reports it.
+///
+/// ```
+/// use norobots::{RuleKind, RuleRef};
+///
+/// let rule = RuleRef { line: 4, kind: RuleKind::Disallow, pattern: "/tmp/" };
+/// assert_eq!(rule.to_string(), "line 4: Disallow: /tmp/");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleRef<'a> {
+    /// The line the rule is on (1-based).
+    pub line: usize,
+    /// `Allow` or `Disallow`.
+    pub kind: RuleKind,
+    /// The pattern as written in the file.
+    pub pattern: &'a str,
+}
+
+impl fmt::Display for RuleRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}: {}", self.line, self.kind, self.pattern)
+    }
+}
+
+/// One key of the trie and what ends there.
+struct Entry {
+    key: (u32, u32),
+    what: What,
+}
+
+enum What {
+    Prefix(u64),
+    Exact(u64),
+    Tail(u64, Glob),
+}
+
+thread_local! {
+    /// Room for a URL path that must be rewritten before matching; reused so
+    /// that checks do not allocate once a thread has seen its longest URL.
+    static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Longest-match priorities are capped so that the rank's fields never
+/// overlap, however long a hostile pattern is.
+const MAX_PRIORITY: u64 = (1 << 30) - 1;
+
+impl Matcher {
+    pub(crate) fn new(robots: &Robots, agent: &str) -> Matcher {
+        let dialect = robots.dialect;
+        let name = agent::caller_name(dialect, agent);
+        let groups = select_groups(robots, name);
+        let mut m = Matcher {
+            dialect,
+            arena: Vec::new(),
+            nodes: Vec::new(),
+            child_bytes: Vec::new(),
+            child_nodes: Vec::new(),
+            tails: Vec::new(),
+            rules: Vec::new(),
+            text: String::new(),
+            crawl_delay: None,
+            matched_group: groups.specific,
+        };
+        let mut entries = Vec::new();
+        let mut scratch = Vec::new();
+        for &g in &groups.indices {
+            let group = &robots.groups[g];
+            if m.crawl_delay.is_none() {
+                m.crawl_delay = group.crawl_delay;
+            }
+            for rule in &robots.rules[group.rules.0 as usize..group.rules.1 as usize] {
+                let raw = robots.bytes(rule.span);
+                if raw.is_empty() || m.rules.len() >= u32::MAX as usize - 1 {
+                    // An empty pattern matches nothing in every dialect.
+                    continue;
+                }
+                let order = m.rules.len() as u32;
+                let start = m.text.len() as u32;
+                m.text.push_str(&String::from_utf8_lossy(raw));
+                m.rules.push(RuleInfo {
+                    line: rule.line,
+                    kind: rule.kind,
+                    text: (start, m.text.len() as u32),
+                });
+                scratch.clear();
+                match dialect {
+                    Dialect::Google => escape_google_pattern(raw, &mut scratch),
+                    _ => normalize(dialect, raw, &mut scratch),
+                }
+                m.add_rule(&mut entries, &scratch, rule.kind, order);
+                if dialect == Dialect::Google && rule.kind == RuleKind::Allow {
+                    // The reference library also allows `/x/` for an Allow
+                    // of `/x/index.htm` or `/x/index.html` (or longer).
+                    if let Some(slash) = scratch.iter().rposition(|&b| b == b'/') {
+                        if scratch[slash..].starts_with(b"/index.htm") {
+                            let mut dir = scratch[..=slash].to_vec();
+                            dir.push(b'$');
+                            m.add_rule(&mut entries, &dir, rule.kind, order);
+                        }
+                    }
+                }
+            }
+        }
+        m.build(entries);
+        m
+    }
+
+    fn rank(&self, pattern_len: usize, kind: RuleKind, order: u32) -> u64 {
+        let first = u64::from(u32::MAX - order);
+        match self.dialect {
+            Dialect::Norobots1994 | Dialect::Draft1996 => first,
+            Dialect::Rfc9309 | Dialect::Google => {
+                let priority = (pattern_len as u64).min(MAX_PRIORITY);
+                priority << 33 | u64::from(kind == RuleKind::Allow) << 32 | first
+            }
+        }
+    }
+
+    fn add_rule(&mut self, entries: &mut Vec<Entry>, pattern: &[u8], kind: RuleKind, order: u32) {
+        let rank = self.rank(pattern.len(), kind, order);
+        let start = self.arena.len() as u32;
+        if self.dialect.is_legacy() {
+            self.arena.extend_from_slice(pattern);
+            let key = (start, self.arena.len() as u32);
+            entries.push(Entry { key, what: What::Prefix(rank) });
+            return;
+        }
+        let (body, anchored) = match pattern.split_last() {
+            Some((b'$', rest)) => (rest, true),
+            _ => (pattern, false),
+        };
+        let Some(star) = memchr(b'*', body) else {
+            self.arena.extend_from_slice(body);
+            let key = (start, self.arena.len() as u32);
+            let what = if anchored { What::Exact(rank) } else { What::Prefix(rank) };
+            entries.push(Entry { key, what });
+            return;
+        };
+        self.arena.extend_from_slice(&body[..star]);
+        let key = (start, self.arena.len() as u32);
+        let mut segments = Vec::new();
+        for seg in body[star..].split(|&b| b == b'*').filter(|s| !s.is_empty()) {
+            let a = self.arena.len() as u32;
+            self.arena.extend_from_slice(seg);
+            segments.push((a, self.arena.len() as u32));
+        }
+        let open_end = body.last() == Some(&b'*');
+        if segments.is_empty() || (open_end && !anchored) || (open_end && anchored) {
+            // `/a*`, `/a*$` and `/a**` match whatever follows the prefix...
+            if segments.is_empty() {
+                entries.push(Entry { key, what: What::Prefix(rank) });
+                return;
+            }
+        }
+        let glob = Glob { segments, anchored, open_end };
+        entries.push(Entry { key, what: What::Tail(rank, glob) });
+    }
+
+    /// Builds the radix trie from the entries, breadth first and without
+    /// recursion (a hostile file can nest prefixes 100,000 deep).
+    fn build(&mut self, mut entries: Vec<Entry>) {
+        let arena = std::mem::take(&mut self.arena);
+        let key = |e: &Entry| &arena[e.key.0 as usize..e.key.1 as usize];
+        entries.sort_by(|a, b| key(a).cmp(key(b)));
+        self.nodes.push(Node::default());
+        // (node, first entry, end entry, depth)
+        let mut work = vec![(0usize, 0usize, entries.len(), 0usize)];
+        let mut tails: Vec<Tail> = Vec::new();
+        while let Some((node, lo, hi, depth)) = work.pop() {
+            let mut i = lo;
+            tails.clear();
+            while i < hi && key(&entries[i]).len() == depth {
+                match &entries[i].what {
+                    What::Prefix(r) => {
+                        let n = &mut self.nodes[node];
+                        n.prefix_rank = n.prefix_rank.max(*r);
+                    }
+                    What::Exact(r) => {
+                        let n = &mut self.nodes[node];
+                        n.exact_rank = n.exact_rank.max(*r);
+                    }
+                    What::Tail(r, g) => tails.push(Tail { rank: *r, glob: g.clone() }),
+                }
+                i += 1;
+            }
+            tails.sort_by(|a, b| b.rank.cmp(&a.rank));
+            let t0 = self.tails.len() as u32;
+            self.tails.append(&mut tails);
+            self.nodes[node].tails = (t0, self.tails.len() as u32);
+            let c0 = self.child_bytes.len() as u32;
+            while i < hi {
+                let byte = key(&entries[i])[depth];
+                let mut j = i + 1;
+                while j < hi && key(&entries[j])[depth] == byte {
+                    j += 1;
+                }
+                let (first, last) = (key(&entries[i]), key(&entries[j - 1]));
+                let lcp = first.iter().zip(last).take_while(|(a, b)| a == b).count();
+                let start = entries[i].key.0 + depth as u32;
+                let child = self.nodes.len();
+                self.nodes.push(Node {
+                    label: (start, start + (lcp - depth) as u32),
+                    ..Node::default()
+                });
+                self.child_bytes.push(byte);
+                self.child_nodes.push(child as u32);
+                work.push((child, i, j, lcp));
+                i = j;
+            }
+            self.nodes[node].children = (c0, self.child_bytes.len() as u32);
+        }
+        self.arena = arena;
+    }
+
+    /// The best rank among the rules that match `path`, 0 if none does.
+    fn best_rank(&self, path: &[u8]) -> u64 {
+        let mut best = 0;
+        let mut node = &self.nodes[0];
+        let mut pos = 0;
+        loop {
+            best = best.max(node.prefix_rank);
+            if pos == path.len() {
+                best = best.max(node.exact_rank);
+            }
+            for tail in &self.tails[node.tails.0 as usize..node.tails.1 as usize] {
+                if tail.rank <= best {
+                    break;
+                }
+                if tail.glob.matches(&self.arena, &path[pos..]) {
+                    best = tail.rank;
+                    break;
+                }
+            }
+            let Some(&byte) = path.get(pos) else { break };
+            let (c0, c1) = (node.children.0 as usize, node.children.1 as usize);
+            let Some(i) = memchr(byte, &self.child_bytes[c0..c1]) else {
+                break;
+            };
+            let child = &self.nodes[self.child_nodes[c0 + i] as usize];
+            let label = &self.arena[child.label.0 as usize..child.label.1 as usize];
+            if !path[pos..].starts_with(label) {
+                break;
+            }
+            pos += label.len();
+            node = child;
+        }
+        best
+    }
+
+    fn decide(&self, path: &[u8]) -> Verdict<'_> {
+        if self.exempts_robots_txt(path) {
+            return Verdict { allowed: true, rule: None };
+        }
+        let rank = self.best_rank(path);
+        if rank == 0 {
+            return Verdict { allowed: true, rule: None };
+        }
+        let order = u32::MAX - (rank & u64::from(u32::MAX)) as u32;
+        let info = self.rules[order as usize];
+        Verdict {
+            allowed: info.kind == RuleKind::Allow,
+            rule: Some(RuleRef {
+                line: info.line as usize,
+                kind: info.kind,
+                pattern: &self.text[info.text.0 as usize..info.text.1 as usize],
+            }),
+        }
+    }
+
+    /// The 1996 draft (3.1) and RFC 9309 (2.2.2) always allow `/robots.txt`.
+    fn exempts_robots_txt(&self, path: &[u8]) -> bool {
+        matches!(self.dialect, Dialect::Draft1996 | Dialect::Rfc9309)
+            && path.starts_with(b"/robots.txt")
+            && matches!(path.get(11), None | Some(b'?') | Some(b';'))
+    }
+
+    /// Whether the robot may fetch `url` (a full URL or a path such as
+    /// `/a?b`).
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"User-agent: *\nDisallow: /*.pdf$\n");
+    /// let m = robots.matcher("bot");
+    /// assert!(!m.is_allowed("https://example.com/docs/a.pdf"));
+    /// assert!(m.is_allowed("https://example.com/docs/a.pdf?download=1"));
+    /// ```
+    pub fn is_allowed(&self, url: &str) -> bool {
+        self.check(url).allowed
+    }
+
+    /// Decides `url` and says which rule decided it.
+    ///
+    /// ```
+    /// use norobots::{Dialect, ParseOptions, Robots};
+    ///
+    /// // The 1996 draft: the first matching rule decides.
+    /// let body = b"User-agent: *\nDisallow: /\nAllow: /public\n";
+    /// let robots = Robots::parse_with(body, &ParseOptions::new(Dialect::Draft1996));
+    /// let v = robots.matcher("bot").check("/public/a.html");
+    /// assert_eq!((v.allowed, v.rule.unwrap().line), (false, 2));
+    /// ```
+    pub fn check(&self, url: &str) -> Verdict<'_> {
+        let (path, slash) = path_of(url);
+        if !slash && !needs_normalizing(self.dialect, path) {
+            return self.decide(path);
+        }
+        let rank_path = |buf: &mut Vec<u8>| {
+            buf.clear();
+            if slash {
+                buf.push(b'/');
+            }
+            if needs_normalizing(self.dialect, path) {
+                normalize(self.dialect, path, buf);
+            } else {
+                buf.extend_from_slice(path);
+            }
+        };
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut buf) => {
+                rank_path(&mut buf);
+                self.decide(&buf)
+            }
+            Err(_) => {
+                let mut buf = Vec::new();
+                rank_path(&mut buf);
+                self.decide(&buf)
+            }
+        })
+    }
+
+    /// The dialect the rules were read in.
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"");
+    /// assert_eq!(robots.matcher("bot").dialect(), norobots::Dialect::Rfc9309);
+    /// ```
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// The `Crawl-delay` of the first group that applies and gives one.
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"User-agent: *\nCrawl-delay: 5\n");
+    /// assert_eq!(robots.matcher("bot").crawl_delay(), Some(5.0));
+    /// ```
+    pub fn crawl_delay(&self) -> Option<f64> {
+        self.crawl_delay
+    }
+
+    /// Whether a group names this robot (as opposed to the `*` group, or
+    /// none, applying).
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"User-agent: FooBot\nDisallow:\n");
+    /// assert!(robots.matcher("FooBot").names_robot());
+    /// assert!(!robots.matcher("BarBot").names_robot());
+    /// ```
+    pub fn names_robot(&self) -> bool {
+        self.matched_group
+    }
+
+    /// How many non-empty rules apply to this robot.
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"User-agent: *\nDisallow: /a\nDisallow:\n");
+    /// assert_eq!(robots.matcher("bot").rule_count(), 1);
+    /// ```
+    pub fn rule_count(&self) -> usize {
+        self.rules.len()
+    }
+}
+
+impl fmt::Debug for Matcher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Matcher")
+            .field("dialect", &self.dialect)
+            .field("rules", &self.rules.len())
+            .field("nodes", &self.nodes.len())
+            .field("crawl_delay", &self.crawl_delay)
+            .finish()
+    }
+}
+
+impl fmt::Display for Verdict<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.allowed { "allowed" } else { "disallowed" })?;
+        match self.rule {
+            Some(rule) => write!(f, " by {rule}"),
+            None => f.write_str(" (no rule)"),
+        }
+    }
+}
+
+struct Selected {
+    indices: Vec<usize>,
+    specific: bool,
+}
+
+/// The groups whose rules apply to the robot `name`, per dialect.
+fn select_groups(robots: &Robots, name: &str) -> Selected {
+    let dialect = robots.dialect;
+    let agents = |g: &crate::robots::GroupData| {
+        robots.agents[g.agents.0 as usize..g.agents.1 as usize]
+            .iter()
+            .map(|&s| robots.bytes(s))
+    };
+    let specific = |g: &crate::robots::GroupData| {
+        agents(g).any(|v| !is_global_agent(dialect, v) && agent::names(dialect, v, name))
+    };
+    let global = |g: &crate::robots::GroupData| agents(g).any(|v| is_global_agent(dialect, v));
+    let groups = &robots.groups;
+    let pick = |f: &dyn Fn(&crate::robots::GroupData) -> bool| -> Vec<usize> {
+        if dialect.is_legacy() {
+            // The first matching record wins (draft 3.2.1); the 1994 text
+            // allows only one per robot, so the first is the reading.
+            groups.iter().position(f).into_iter().collect()
+        } else {
+            (0..groups.len()).filter(|&i| f(&groups[i])).collect()
+        }
+    };
+    let indices = pick(&specific);
+    if !indices.is_empty() {
+        return Selected { indices, specific: true };
+    }
+    Selected { indices: pick(&global), specific: false }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Dialect, ParseOptions, Robots};
+
+    fn allowed(d: Dialect, body: &str, agent: &str, url: &str) -> bool {
+        Robots::parse_with(body.as_bytes(), &ParseOptions::new(d)).matcher(agent).is_allowed(url)
+    }
+
+    // RFC 9309 2.2.2: the most specific (longest) match wins; Allow on a tie.
+    #[test]
+    fn rfc_longest_match_wins_and_allow_wins_ties() {
+        let body = "User-agent: *\nDisallow: /a\nAllow: /a/b\nDisallow: /a/b/c\nAllow: /x\nDisallow: /x\n";
+        for d in [Dialect::Rfc9309, Dialect::Google] {
+            assert!(!allowed(d, body, "bot", "/a/z"));
+            assert!(allowed(d, body, "bot", "/a/b/z"));
+            assert!(!allowed(d, body, "bot", "/a/b/c"));
+            assert!(allowed(d, body, "bot", "/x"));
+        }
+    }
+
+    // Draft 3.2.2: "The first match found is used."
+    #[test]
+    fn draft_first_match_wins() {
+        let body = "User-agent: *\nAllow: /a/b\nDisallow: /a\n";
+        assert!(allowed(Dialect::Draft1996, body, "bot", "/a/b/c"));
+        let body = "User-agent: *\nDisallow: /a\nAllow: /a/b\n";
+        assert!(!allowed(Dialect::Draft1996, body, "bot", "/a/b/c"));
+    }
+
+    // RFC 9309 2.2.3: `*` matches any sequence, `$` anchors the end.
+    #[test]
+    fn wildcards_only_in_rfc_dialects() {
+        let body = "User-agent: *\nDisallow: /*.gif$\nDisallow: /a*b\n";
+        for d in [Dialect::Rfc9309, Dialect::Google] {
+            assert!(!allowed(d, body, "bot", "/x/y.gif"));
+            assert!(allowed(d, body, "bot", "/x/y.gif?z"));
+            assert!(!allowed(d, body, "bot", "/a/x/b"));
+            assert!(allowed(d, body, "bot", "/a/x/c"));
+        }
+        for d in [Dialect::Norobots1994, Dialect::Draft1996] {
+            assert!(allowed(d, body, "bot", "/x/y.gif"));
+            assert!(!allowed(d, body, "bot", "/a*b/c"));
+        }
+    }
+
+    // `$` is an anchor only at the very end; elsewhere it is an octet.
+    #[test]
+    fn dollar_inside_pattern_is_literal() {
+        let body = "User-agent: *\nDisallow: /a$b\n";
+        assert!(!allowed(Dialect::Rfc9309, body, "bot", "/a$b/c"));
+        assert!(allowed(Dialect::Rfc9309, body, "bot", "/ab"));
+    }
+
+    // RFC 9309 2.2.1: groups naming the same agent are merged.
+    #[test]
+    fn rfc_merges_groups_legacy_takes_first() {
+        let body = "User-agent: bot\nDisallow: /a\n\nUser-agent: bot\nDisallow: /b\n";
+        assert!(!allowed(Dialect::Rfc9309, body, "bot", "/b"));
+        assert!(allowed(Dialect::Draft1996, body, "bot", "/b"));
+    }
+
+    // dialects.md, google: an Allow of /x/index.html also allows /x/.
+    #[test]
+    fn google_index_html_allows_directory() {
+        let body = "User-agent: *\nDisallow: /x/\nAllow: /x/index.html\n";
+        assert!(allowed(Dialect::Google, body, "bot", "/x/"));
+        assert!(!allowed(Dialect::Google, body, "bot", "/x/a"));
+        assert!(!allowed(Dialect::Rfc9309, body, "bot", "/x/"));
+    }
+
+    #[test]
+    fn robots_txt_is_exempt_where_the_dialect_says() {
+        let body = "User-agent: *\nDisallow: /\n";
+        assert!(allowed(Dialect::Rfc9309, body, "bot", "/robots.txt"));
+        assert!(allowed(Dialect::Draft1996, body, "bot", "/robots.txt"));
+        assert!(!allowed(Dialect::Google, body, "bot", "/robots.txt"));
+        assert!(!allowed(Dialect::Norobots1994, body, "bot", "/robots.txt"));
+        assert!(!allowed(Dialect::Rfc9309, body, "bot", "/robots.txt.bak"));
+    }
+
+    #[test]
+    fn query_without_path_gets_a_slash() {
+        let body = "User-agent: *\nDisallow: /?\n";
+        assert!(!allowed(Dialect::Google, body, "bot", "http://example.com?x"));
+    }
+
+    #[test]
+    fn nested_prefixes_build_without_recursion() {
+        let mut body = String::from("User-agent: *\n");
+        for i in 1..3000 {
+            body.push_str("Disallow: /");
+            body.push_str(&"a".repeat(i));
+            body.push('\n');
+        }
+        assert!(!allowed(Dialect::Rfc9309, &body, "bot", "/aaaa"));
+        assert!(allowed(Dialect::Rfc9309, &body, "bot", "/b"));
+    }
+}

@@ -1,0 +1,623 @@
+//! From octets to groups: line splitting, comments, `name: value` pairs and
+//! field names, each the way its dialect's text (or the reference library)
+//! says.
+
+use memchr::{memchr, memchr2};
+
+use crate::agent;
+use crate::group::{parse_crawl_delay, RequestRate, VisitTime};
+use crate::robots::{FieldData, GroupData, RuleData, Span};
+use crate::{Diagnostic, DiagnosticKind, Dialect, Robots, RuleKind};
+
+/// How to read a body: the dialect and a byte limit.
+///
+/// ```
+/// use norobots::{Dialect, ParseOptions, Robots};
+///
+/// let opts = ParseOptions::new(Dialect::Google).max_bytes(500 * 1024);
+/// let robots = Robots::parse_with(b"User-agent: *\nDisallow: /\n", &opts);
+/// assert_eq!(robots.dialect(), Dialect::Google);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// The dialect to read the file in.
+    pub dialect: Dialect,
+    /// Read at most this many octets and ignore the rest (RFC 9309 2.5 asks
+    /// crawlers to parse at least 500 KiB). `None` reads everything.
+    pub max_bytes: Option<usize>,
+}
+
+impl ParseOptions {
+    /// Options for `dialect`, without a byte limit.
+    ///
+    /// ```
+    /// let opts = norobots::ParseOptions::new(norobots::Dialect::Draft1996);
+    /// assert_eq!(opts.max_bytes, None);
+    /// ```
+    pub fn new(dialect: Dialect) -> ParseOptions {
+        ParseOptions {
+            dialect,
+            max_bytes: None,
+        }
+    }
+
+    /// The same options with a byte limit.
+    ///
+    /// ```
+    /// let opts = norobots::ParseOptions::default().max_bytes(1024);
+    /// assert_eq!(opts.max_bytes, Some(1024));
+    /// ```
+    pub fn max_bytes(mut self, limit: usize) -> ParseOptions {
+        self.max_bytes = Some(limit);
+        self
+    }
+}
+
+/// The reference library keeps this many octets of a line (2083 * 8 - 1).
+pub(crate) const GOOGLE_MAX_LINE: usize = 16_663;
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// What a field name means in a dialect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Key {
+    UserAgent,
+    Allow,
+    Disallow,
+    Sitemap,
+    Host,
+    CrawlDelay,
+    RequestRate,
+    VisitTime,
+    Other,
+}
+
+pub(crate) fn parse(input: &[u8], options: &ParseOptions) -> Robots {
+    // Spans are u32: a body is cut at 4 GiB whatever the caller asked.
+    let limit = options
+        .max_bytes
+        .unwrap_or(usize::MAX)
+        .min(u32::MAX as usize - 1);
+    let truncated = input.len() > limit;
+    let body = &input[..input.len().min(limit)];
+    let mut p = Parser {
+        dialect: options.dialect,
+        body,
+        robots: Robots {
+            dialect: options.dialect,
+            body: Box::default(),
+            groups: Vec::new(),
+            agents: Vec::new(),
+            rules: Vec::new(),
+            sitemaps: Vec::new(),
+            hosts: Vec::new(),
+            others: Vec::new(),
+            diagnostics: Vec::new(),
+            truncated,
+        },
+        open: false,
+        seen_rule: false,
+    };
+    p.run();
+    if truncated {
+        p.diag(0, DiagnosticKind::BodyTruncated);
+    }
+    let mut robots = p.robots;
+    robots.diagnostics.sort_by_key(|d| d.line);
+    robots.body = body.into();
+    robots
+}
+
+struct Parser<'b> {
+    dialect: Dialect,
+    body: &'b [u8],
+    robots: Robots,
+    /// Whether a group is open, so that rules have somewhere to go.
+    open: bool,
+    /// Whether the open group has had a rule, so that the next `User-agent`
+    /// starts a new group instead of joining this one.
+    seen_rule: bool,
+}
+
+impl<'b> Parser<'b> {
+    fn run(&mut self) {
+        let body = self.body;
+        let mut pos = self.skip_bom();
+        if let Err(e) = std::str::from_utf8(body) {
+            let line = 1 + memchr::memchr_iter(b'\n', &body[..e.valid_up_to()]).count();
+            self.diag(line, DiagnosticKind::InvalidUtf8);
+        }
+        let mut line_no = 0usize;
+        while pos <= body.len() {
+            line_no += 1;
+            let (eol, next) = match memchr2(b'\n', b'\r', &body[pos..]) {
+                Some(i) => {
+                    let eol = pos + i;
+                    let crlf = body[eol] == b'\r' && body.get(eol + 1) == Some(&b'\n');
+                    (eol, eol + 1 + usize::from(crlf))
+                }
+                None => (body.len(), body.len() + 1),
+            };
+            self.line(line_no, pos, eol);
+            pos = next;
+        }
+    }
+
+    /// Skips a byte order mark: the whole mark in most dialects, any leading
+    /// piece of it in `google` (as the reference library does).
+    fn skip_bom(&mut self) -> usize {
+        let skip = if self.dialect == Dialect::Google {
+            self.body
+                .iter()
+                .zip(BOM)
+                .take_while(|(a, b)| a == b)
+                .count()
+        } else if self.body.starts_with(BOM) {
+            BOM.len()
+        } else {
+            0
+        };
+        if skip > 0 {
+            self.diag(1, DiagnosticKind::ByteOrderMark);
+        }
+        skip
+    }
+
+    fn diag(&mut self, line: usize, kind: DiagnosticKind) {
+        self.robots.diagnostics.push(Diagnostic { line, kind });
+    }
+
+    fn line(&mut self, line_no: usize, start: usize, mut end: usize) {
+        if let Some(i) = memchr(0, &self.body[start..end]) {
+            end = start + i;
+            self.diag(line_no, DiagnosticKind::NulByte);
+        }
+        if self.dialect == Dialect::Google && end - start > GOOGLE_MAX_LINE {
+            end = start + GOOGLE_MAX_LINE;
+            self.diag(line_no, DiagnosticKind::LineTruncated);
+        }
+        let raw = (start, end);
+        let (start, end) = match memchr(b'#', &self.body[start..end]) {
+            Some(i) => (start, start + i),
+            None => (start, end),
+        };
+        let (start, end) = trim(self.body, start, end);
+        if start == end {
+            // The legacy texts end a record at a blank line; a line that
+            // held only a comment is "discarded completely" (1994 standard).
+            let had_comment = end != raw.1 || memchr(b'#', &self.body[raw.0..raw.1]).is_some();
+            if self.dialect.is_legacy() && !had_comment {
+                self.open = false;
+            }
+            return;
+        }
+        let Some((key, value)) = self.split(line_no, start, end) else {
+            return;
+        };
+        let (kind, misspelled) = classify(self.dialect, &self.body[key.0..key.1]);
+        if misspelled {
+            self.diag(line_no, DiagnosticKind::MisspelledField);
+        }
+        let line = line_no as u32;
+        match kind {
+            Key::UserAgent => self.user_agent(line, value),
+            Key::Allow | Key::Disallow => {
+                let kind = if kind == Key::Allow {
+                    RuleKind::Allow
+                } else {
+                    RuleKind::Disallow
+                };
+                self.rule(line, kind, value);
+            }
+            Key::Sitemap => self.robots.sitemaps.push(field(line, key, value)),
+            Key::Host => self.robots.hosts.push(field(line, key, value)),
+            Key::CrawlDelay | Key::RequestRate | Key::VisitTime => {
+                self.extension(line, kind, key, value)
+            }
+            Key::Other => {
+                if self.dialect == Dialect::Norobots1994
+                    && self.body[key.0..key.1].eq_ignore_ascii_case(b"allow")
+                {
+                    self.diag(line_no, DiagnosticKind::IgnoredField);
+                } else {
+                    self.diag(line_no, DiagnosticKind::UnknownField);
+                }
+                self.robots.others.push(field(line, key, value));
+            }
+        }
+    }
+
+    /// Splits a trimmed, comment-free line into name and value.
+    fn split(
+        &mut self,
+        line_no: usize,
+        start: usize,
+        end: usize,
+    ) -> Option<((usize, usize), (usize, usize))> {
+        let body = self.body;
+        let (key_end, value_start) = match memchr(b':', &body[start..end]) {
+            Some(i) => (start + i, start + i + 1),
+            None => {
+                self.diag(line_no, DiagnosticKind::MissingSeparator);
+                if self.dialect.is_legacy() {
+                    return None;
+                }
+                // The reference library accepts `Disallow /x` for a missing
+                // colon, but only when the line is exactly two words.
+                let sep = start + body[start..end].iter().position(|&b| b == b' ' || b == b'\t')?;
+                let value = sep + body[sep..end].iter().position(|&b| b != b' ' && b != b'\t')?;
+                if body[value..end].iter().any(|&b| b == b' ' || b == b'\t') {
+                    return None;
+                }
+                (sep, value)
+            }
+        };
+        let key = trim(body, start, key_end);
+        if key.0 == key.1 {
+            return None;
+        }
+        Some((key, trim(body, value_start, end)))
+    }
+
+    fn user_agent(&mut self, line: u32, value: (usize, usize)) {
+        if !self.open || self.seen_rule {
+            let n = self.robots.agents.len() as u32;
+            let r = self.robots.rules.len() as u32;
+            self.robots.groups.push(GroupData {
+                line,
+                agents: (n, n),
+                rules: (r, r),
+                crawl_delay: None,
+                request_rate: None,
+                visit_time: None,
+            });
+            self.open = true;
+            self.seen_rule = false;
+        }
+        if self.dialect.is_legacy() {
+            // The Lycos variant (robots FAQ): `User-Agent: Copernicus Fred`
+            // names two robots.
+            for (a, b) in words(self.body, value) {
+                self.robots.agents.push(span(a, b));
+            }
+        } else {
+            self.robots.agents.push(span(value.0, value.1));
+        }
+        let n = self.robots.agents.len() as u32;
+        if let Some(g) = self.robots.groups.last_mut() {
+            g.agents.1 = n;
+        }
+    }
+
+    fn rule(&mut self, line: u32, kind: RuleKind, value: (usize, usize)) {
+        if !self.open {
+            self.diag(line as usize, DiagnosticKind::RuleOutsideGroup);
+            return;
+        }
+        self.seen_rule = true;
+        if self.dialect.is_legacy() && value.0 != value.1 {
+            // The Lycos variant: `Disallow: /cgi-bin/ /tmp/` is two rules.
+            for (a, b) in words(self.body, value) {
+                self.robots.rules.push(RuleData {
+                    kind,
+                    line,
+                    span: span(a, b),
+                });
+            }
+        } else {
+            self.robots.rules.push(RuleData {
+                kind,
+                line,
+                span: span(value.0, value.1),
+            });
+        }
+        let n = self.robots.rules.len() as u32;
+        if let Some(g) = self.robots.groups.last_mut() {
+            g.rules.1 = n;
+        }
+    }
+
+    fn extension(&mut self, line: u32, kind: Key, key: (usize, usize), value: (usize, usize)) {
+        if !self.open {
+            self.diag(line as usize, DiagnosticKind::ExtensionOutsideGroup);
+            self.robots.others.push(field(line, key, value));
+            return;
+        }
+        let text = String::from_utf8_lossy(&self.body[value.0..value.1]);
+        let group = self.robots.groups.last_mut().expect("a group is open");
+        let ok = match kind {
+            Key::CrawlDelay => parse_crawl_delay(&text).map(|v| {
+                group.crawl_delay.get_or_insert(v);
+            }),
+            Key::RequestRate => RequestRate::parse(&text).map(|v| {
+                group.request_rate.get_or_insert(v);
+            }),
+            _ => VisitTime::parse(&text).map(|v| {
+                group.visit_time.get_or_insert(v);
+            }),
+        };
+        if ok.is_none() {
+            self.diag(line as usize, DiagnosticKind::InvalidValue);
+        }
+    }
+}
+
+fn span(start: usize, end: usize) -> Span {
+    Span {
+        start: start as u32,
+        end: end as u32,
+    }
+}
+
+fn field(line: u32, key: (usize, usize), value: (usize, usize)) -> FieldData {
+    FieldData {
+        line,
+        name: span(key.0, key.1),
+        value: span(value.0, value.1),
+    }
+}
+
+/// White space as C's `isspace` and the reference library see it (Rust's
+/// `is_ascii_whitespace` leaves out the vertical tab).
+pub(crate) fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')
+}
+
+fn trim(body: &[u8], mut start: usize, mut end: usize) -> (usize, usize) {
+    while start < end && is_space(body[start]) {
+        start += 1;
+    }
+    while end > start && is_space(body[end - 1]) {
+        end -= 1;
+    }
+    (start, end)
+}
+
+/// The white-space-separated words of `body[range]`, as ranges.
+fn words(body: &[u8], (start, end): (usize, usize)) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut pos = start;
+    std::iter::from_fn(move || {
+        while pos < end && is_space(body[pos]) {
+            pos += 1;
+        }
+        if pos == end {
+            return None;
+        }
+        let a = pos;
+        while pos < end && !is_space(body[pos]) {
+            pos += 1;
+        }
+        Some((a, pos))
+    })
+}
+
+const USER_AGENT_TYPOS: [&[u8]; 2] = [b"useragent", b"user agent"];
+const DISALLOW_TYPOS: [&[u8]; 5] = [b"dissallow", b"dissalow", b"disalow", b"diasllow", b"disallaw"];
+
+fn starts_with_ci(key: &[u8], prefix: &[u8]) -> bool {
+    key.len() >= prefix.len() && key[..prefix.len()].eq_ignore_ascii_case(prefix)
+}
+
+/// What a field name means, and whether it was only accepted as a known
+/// misspelling (or, in `google`, as a longer word that starts like a key).
+fn classify(dialect: Dialect, key: &[u8]) -> (Key, bool) {
+    let is = |name: &[u8]| key.eq_ignore_ascii_case(name);
+    let any = |names: &[&[u8]]| names.iter().any(|n| key.eq_ignore_ascii_case(n));
+    match dialect {
+        Dialect::Google => {
+            // The reference library compares keys by prefix, in this order.
+            let any_prefix = |names: &[&[u8]]| names.iter().any(|n| starts_with_ci(key, n));
+            if starts_with_ci(key, b"user-agent") {
+                (Key::UserAgent, key.len() != 10)
+            } else if any_prefix(&USER_AGENT_TYPOS) {
+                (Key::UserAgent, true)
+            } else if starts_with_ci(key, b"allow") {
+                (Key::Allow, key.len() != 5)
+            } else if starts_with_ci(key, b"disallow") {
+                (Key::Disallow, key.len() != 8)
+            } else if any_prefix(&DISALLOW_TYPOS) {
+                (Key::Disallow, true)
+            } else if starts_with_ci(key, b"sitemap") {
+                (Key::Sitemap, key.len() != 7)
+            } else if starts_with_ci(key, b"site-map") {
+                (Key::Sitemap, true)
+            } else {
+                (extension(key), false)
+            }
+        }
+        Dialect::Rfc9309 => {
+            if is(b"user-agent") {
+                (Key::UserAgent, false)
+            } else if any(&USER_AGENT_TYPOS) {
+                (Key::UserAgent, true)
+            } else if is(b"allow") {
+                (Key::Allow, false)
+            } else if is(b"disallow") {
+                (Key::Disallow, false)
+            } else if any(&DISALLOW_TYPOS) {
+                (Key::Disallow, true)
+            } else if is(b"sitemap") {
+                (Key::Sitemap, false)
+            } else if is(b"site-map") {
+                (Key::Sitemap, true)
+            } else {
+                (extension(key), false)
+            }
+        }
+        Dialect::Draft1996 | Dialect::Norobots1994 => {
+            if is(b"user-agent") {
+                (Key::UserAgent, false)
+            } else if is(b"disallow") {
+                (Key::Disallow, false)
+            } else if dialect == Dialect::Draft1996 && is(b"allow") {
+                (Key::Allow, false)
+            } else if is(b"sitemap") {
+                (Key::Sitemap, false)
+            } else {
+                (extension(key), false)
+            }
+        }
+    }
+}
+
+fn extension(key: &[u8]) -> Key {
+    if key.eq_ignore_ascii_case(b"host") {
+        Key::Host
+    } else if key.eq_ignore_ascii_case(b"crawl-delay") {
+        Key::CrawlDelay
+    } else if key.eq_ignore_ascii_case(b"request-rate") {
+        Key::RequestRate
+    } else if key.eq_ignore_ascii_case(b"visit-time") {
+        Key::VisitTime
+    } else {
+        Key::Other
+    }
+}
+
+/// Whether a robots.txt `User-agent` value names the default group.
+pub(crate) fn is_global_agent(dialect: Dialect, value: &[u8]) -> bool {
+    if dialect.is_legacy() {
+        value == b"*"
+    } else {
+        agent::is_global(value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_in(dialect: Dialect, body: &[u8]) -> Robots {
+        parse(body, &ParseOptions::new(dialect))
+    }
+
+    fn rules(r: &Robots) -> Vec<(usize, String)> {
+        r.groups()
+            .flat_map(|g| g.rules().map(|r| (r.line(), r.to_string())).collect::<Vec<_>>())
+            .collect()
+    }
+
+    // 1994 standard, "The format": CR, CR/NL or NL end a line.
+    #[test]
+    fn line_endings_cr_lf_crlf_count_lines_alike() {
+        for body in [
+            &b"User-agent: *\nDisallow: /a\n"[..],
+            b"User-agent: *\r\nDisallow: /a\r\n",
+            b"User-agent: *\rDisallow: /a\r",
+        ] {
+            for d in Dialect::ALL {
+                assert_eq!(rules(&parse_in(d, body)), [(2, "Disallow: /a".into())]);
+            }
+        }
+    }
+
+    // 1994 standard: "the record ... separated by one or more blank lines".
+    #[test]
+    fn legacy_blank_line_ends_record_but_comment_line_does_not() {
+        let body = b"User-agent: a\n# note\nDisallow: /x\n\nDisallow: /y\n";
+        let r = parse_in(Dialect::Norobots1994, body);
+        assert_eq!(rules(&r), [(3, "Disallow: /x".into())]);
+        assert_eq!(r.diagnostics()[0].kind, DiagnosticKind::RuleOutsideGroup);
+        // RFC 9309 2.1: blank lines mean nothing.
+        let r = parse_in(Dialect::Rfc9309, body);
+        assert_eq!(rules(&r).len(), 2);
+    }
+
+    // RFC 9309 2.1: a user-agent line after rules starts a new group.
+    #[test]
+    fn user_agent_after_rule_starts_new_group() {
+        for d in Dialect::ALL {
+            let r = parse_in(d, b"User-agent: a\nDisallow: /\nUser-agent: b\nDisallow: /b\n");
+            assert_eq!(r.groups().count(), 2, "{d}");
+        }
+    }
+
+    // Robots FAQ (seed 003), the Lycos variant.
+    #[test]
+    fn lycos_several_values_per_line_only_in_legacy() {
+        let body = b"User-Agent: Copernicus Fred\nDisallow: /cgi-bin/ /tmp/\n";
+        let r = parse_in(Dialect::Draft1996, body);
+        assert_eq!(r.groups().next().unwrap().agents().count(), 2);
+        assert_eq!(rules(&r).len(), 2);
+        let r = parse_in(Dialect::Rfc9309, body);
+        assert_eq!(r.groups().next().unwrap().agents().count(), 1);
+        assert_eq!(rules(&r), [(2, "Disallow: /cgi-bin/ /tmp/".into())]);
+    }
+
+    // dialects.md, google: keys match by prefix, with the reference's typos.
+    #[test]
+    fn google_keys_match_by_prefix_and_typos() {
+        let r = parse_in(Dialect::Google, b"user-agentx: *\nallowance: /a\ndisalloweded: /b\ndiasllow: /c\n");
+        assert_eq!(rules(&r), [(2, "Allow: /a".into()), (3, "Disallow: /b".into()), (4, "Disallow: /c".into())]);
+        let r = parse_in(Dialect::Rfc9309, b"user-agent: *\nallowance: /a\ndisalow: /c\n");
+        assert_eq!(rules(&r), [(3, "Disallow: /c".into())]);
+    }
+
+    // Reference library: a missing colon is accepted for exactly two words.
+    #[test]
+    fn missing_colon_accepted_only_for_two_words() {
+        let r = parse_in(Dialect::Google, b"User-agent *\nDisallow /a\nDisallow /b /c\n");
+        assert_eq!(rules(&r), [(2, "Disallow: /a".into())]);
+        let r = parse_in(Dialect::Draft1996, b"User-agent *\nDisallow /a\n");
+        assert!(rules(&r).is_empty());
+    }
+
+    // Reference library: 16,663 octets of a line are kept.
+    #[test]
+    fn google_truncates_long_lines() {
+        let mut body = b"User-agent: *\nDisallow: /".to_vec();
+        body.extend(std::iter::repeat(b'a').take(20_000));
+        let r = parse_in(Dialect::Google, &body);
+        let rule = r.groups().next().unwrap().rules().next().unwrap();
+        assert_eq!(rule.pattern_bytes().len(), GOOGLE_MAX_LINE - "Disallow: ".len());
+        let r = parse_in(Dialect::Rfc9309, &body);
+        assert_eq!(r.groups().next().unwrap().rules().next().unwrap().pattern_bytes().len(), 20_001);
+    }
+
+    #[test]
+    fn nul_ends_the_line() {
+        let r = parse_in(Dialect::Google, b"User-agent: *\nDisallow: /a\0bc\n");
+        assert_eq!(rules(&r), [(2, "Disallow: /a".into())]);
+        assert!(r.diagnostics().iter().any(|d| d.kind == DiagnosticKind::NulByte));
+    }
+
+    #[test]
+    fn bom_pieces_are_skipped_only_in_google() {
+        let r = parse_in(Dialect::Google, b"\xEF\xBBUser-agent: *\nDisallow: /\n");
+        assert_eq!(r.groups().count(), 1);
+        let r = parse_in(Dialect::Rfc9309, b"\xEF\xBBUser-agent: *\nDisallow: /\n");
+        assert_eq!(r.groups().count(), 0);
+        let r = parse_in(Dialect::Rfc9309, b"\xEF\xBB\xBFUser-agent: *\nDisallow: /\n");
+        assert_eq!(r.groups().count(), 1);
+    }
+
+    #[test]
+    fn allow_is_ignored_in_1994() {
+        let r = parse_in(Dialect::Norobots1994, b"User-agent: *\nAllow: /a\nDisallow: /\n");
+        assert_eq!(rules(&r), [(3, "Disallow: /".into())]);
+        assert_eq!(r.diagnostics()[0].kind, DiagnosticKind::IgnoredField);
+    }
+
+    #[test]
+    fn max_bytes_cuts_the_body() {
+        let r = parse(b"User-agent: *\nDisallow: /abc\n", &ParseOptions::default().max_bytes(27));
+        assert!(r.truncated());
+        assert_eq!(rules(&r), [(2, "Disallow: /ab".into())]);
+    }
+
+    #[test]
+    fn extensions_are_recorded_per_group() {
+        let r = parse_in(Dialect::Rfc9309, b"Crawl-delay: 3\nUser-agent: *\nCrawl-delay: x\nCrawl-delay: 4\nRequest-rate: 1/5\n");
+        let g = r.groups().next().unwrap();
+        assert_eq!(g.crawl_delay(), Some(4.0));
+        assert!(g.request_rate().is_some());
+        let kinds: Vec<_> = r.diagnostics().iter().map(|d| d.kind).collect();
+        assert_eq!(kinds, [DiagnosticKind::ExtensionOutsideGroup, DiagnosticKind::InvalidValue]);
+    }
+
+    #[test]
+    fn invalid_utf8_is_reported_with_its_line() {
+        let r = parse_in(Dialect::Rfc9309, b"User-agent: *\nDisallow: /\xff\n");
+        assert_eq!(r.diagnostics(), [Diagnostic { line: 2, kind: DiagnosticKind::InvalidUtf8 }]);
+    }
+}

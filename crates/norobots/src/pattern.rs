@@ -1,0 +1,301 @@
+//! Paths and patterns: what part of a URL is matched, how `%xx` escapes are
+//! brought to one form in each dialect, and how a `*` pattern is matched.
+
+use memchr::{memchr, memmem};
+
+use crate::Dialect;
+
+/// The part of a URL that rules match: path, `;params` and `?query`, without
+/// the fragment, `/` when empty. Returns the octets and whether a `/` must be
+/// put in front (a URL like `http://h?q` has a query but no path).
+///
+/// This is the reference library's reading of a URL (`GetPathParamsQuery`),
+/// done without allocating because it runs on every check; a caller may pass
+/// a bare path too.
+pub(crate) fn path_of(url: &str) -> (&[u8], bool) {
+    let url = url.as_bytes();
+    let search_start = if url.starts_with(b"//") { 2 } else { 0 };
+    let find_path = |from: usize| {
+        url[from..]
+            .iter()
+            .position(|&b| b == b'/' || b == b'?' || b == b';')
+            .map(|i| from + i)
+    };
+    let early_path = find_path(search_start);
+    let protocol = memmem::find(&url[search_start..], b"://").map(|i| search_start + i);
+    let path_from = match (protocol, early_path) {
+        // A `/`, `?` or `;` before `://` means `://` is inside the path.
+        (Some(p), Some(e)) if e < p => search_start,
+        (Some(p), _) => p + 3,
+        (None, _) => search_start,
+    };
+    let Some(path_start) = find_path(path_from) else {
+        return (b"/", false);
+    };
+    let hash = memchr(b'#', &url[search_start..]).map(|i| search_start + i);
+    if let Some(h) = hash {
+        if h < path_start {
+            return (b"/", false);
+        }
+    }
+    let path = &url[path_start..hash.unwrap_or(url.len())];
+    (path, path[0] != b'/')
+}
+
+/// Whether [`normalize`] would change `bytes` in `dialect`.
+pub(crate) fn needs_normalizing(dialect: Dialect, bytes: &[u8]) -> bool {
+    match dialect {
+        Dialect::Rfc9309 => !bytes.is_ascii() || memchr(b'%', bytes).is_some(),
+        Dialect::Draft1996 => memchr(b'%', bytes).is_some(),
+        Dialect::Norobots1994 | Dialect::Google => false,
+    }
+}
+
+fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+fn push_escaped(out: &mut Vec<u8>, b: u8) {
+    out.extend_from_slice(&[b'%', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
+}
+
+fn is_unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+/// Appends `bytes` to `out` in the dialect's canonical form, used on both
+/// sides of a comparison (rule pattern and URL path):
+///
+/// * `rfc9309` (RFC 9309 2.2.2): non-ASCII octets are percent-encoded,
+///   `%xx` of an unreserved character is decoded, other `%xx` upper-cased;
+/// * `draft1996` (draft 3.2.2): every `%xx` is decoded but `%2F`, which keeps
+///   its special meaning apart from `/`;
+/// * `norobots1994` compares octets as they are.
+///
+/// For `google` see [`escape_google_pattern`]: the reference library treats
+/// the pattern and the URL differently.
+pub(crate) fn normalize(dialect: Dialect, bytes: &[u8], out: &mut Vec<u8>) {
+    out.reserve(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let decoded = if b == b'%' {
+            match (
+                bytes.get(i + 1).copied().and_then(hex_value),
+                bytes.get(i + 2).copied().and_then(hex_value),
+            ) {
+                (Some(h), Some(l)) => Some(h << 4 | l),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        match (dialect, decoded) {
+            (Dialect::Rfc9309, Some(v)) if is_unreserved(v) => out.push(v),
+            (Dialect::Rfc9309, Some(v)) => push_escaped(out, v),
+            (Dialect::Rfc9309, None) if b >= 0x80 => {
+                push_escaped(out, b);
+                i += 1;
+                continue;
+            }
+            (Dialect::Draft1996, Some(b'/')) => out.extend_from_slice(b"%2F"),
+            (Dialect::Draft1996, Some(v)) => out.push(v),
+            _ => {
+                out.push(b);
+                i += 1;
+                continue;
+            }
+        }
+        i += 3;
+    }
+}
+
+/// The reference library's `MaybeEscapePattern`: a rule's non-ASCII octets
+/// are percent-encoded and the hex digits of its `%xx` upper-cased; nothing
+/// is decoded, and the URL is left as given.
+pub(crate) fn escape_google_pattern(bytes: &[u8], out: &mut Vec<u8>) {
+    out.reserve(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'%'
+            && bytes.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+            && bytes.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
+        {
+            out.extend_from_slice(&[
+                b'%',
+                bytes[i + 1].to_ascii_uppercase(),
+                bytes[i + 2].to_ascii_uppercase(),
+            ]);
+            i += 3;
+        } else if b >= 0x80 {
+            push_escaped(out, b);
+            i += 1;
+        } else {
+            out.push(b);
+            i += 1;
+        }
+    }
+}
+
+/// The part of a pattern from its first `*` on, split at every `*`:
+/// `*.php?*id=$` is the segments `.php?`, `id=` and an end anchor.
+#[derive(Clone, Debug)]
+pub(crate) struct Glob {
+    /// Segment ranges into the matcher's byte arena; empty ones dropped.
+    pub segments: Vec<(u32, u32)>,
+    /// Whether the pattern ends in `$`: the last segment must end the path.
+    pub anchored: bool,
+    /// Whether the pattern ends in `*` (or is only stars): then the last
+    /// segment may be followed by anything even when anchored.
+    pub open_end: bool,
+}
+
+impl Glob {
+    /// Whether the glob matches `text` (the path after the literal prefix).
+    ///
+    /// Taking the leftmost place for each segment is enough: `*` absorbs
+    /// anything, so an earlier end never loses a match. Each search starts
+    /// where the last one ended, so the cost is linear in the path.
+    pub fn matches(&self, arena: &[u8], text: &[u8]) -> bool {
+        let mut pos = 0;
+        let n = self.segments.len();
+        for (i, &(a, b)) in self.segments.iter().enumerate() {
+            let seg = &arena[a as usize..b as usize];
+            let last = i + 1 == n;
+            if last && self.anchored && !self.open_end {
+                return text.len() - pos >= seg.len() && text.ends_with(seg);
+            }
+            match find(&text[pos..], seg) {
+                Some(at) => pos += at + seg.len(),
+                None => return false,
+            }
+        }
+        true
+    }
+}
+
+/// The first occurrence of `needle` in `haystack`. Short needles, the common
+/// case in robots.txt, are found with `memchr` on their first byte; long
+/// ones with `memmem`, whose worst case stays linear.
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    match needle.len() {
+        0 => Some(0),
+        1 => memchr(needle[0], haystack),
+        n if n <= 8 => {
+            let mut from = 0;
+            while let Some(i) = memchr(needle[0], &haystack[from..]) {
+                let at = from + i;
+                if haystack.len() - at < n {
+                    return None;
+                }
+                if &haystack[at..at + n] == needle {
+                    return Some(at);
+                }
+                from = at + 1;
+            }
+            None
+        }
+        _ => memmem::find(haystack, needle),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn norm(d: Dialect, s: &str) -> String {
+        let mut out = Vec::new();
+        normalize(d, s.as_bytes(), &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    fn path(url: &str) -> String {
+        let (p, slash) = path_of(url);
+        format!("{}{}", if slash { "/" } else { "" }, std::str::from_utf8(p).unwrap())
+    }
+
+    // dialects.md "what is matched": path, params and query, no fragment.
+    #[test]
+    fn path_keeps_params_and_query_and_drops_fragment() {
+        assert_eq!(path("http://example.com/a;b?c=d#e"), "/a;b?c=d");
+        assert_eq!(path("http://example.com"), "/");
+        assert_eq!(path("http://example.com?q"), "/?q");
+        assert_eq!(path("http://example.com#/x"), "/");
+        assert_eq!(path("//example.com/a"), "/a");
+        assert_eq!(path("/a/b?x"), "/a/b?x");
+        assert_eq!(path("/a?u=http://b/c"), "/a?u=http://b/c");
+        assert_eq!(path(""), "/");
+    }
+
+    // RFC 9309 2.2.2: "/foo/bar/%62%61%7A" matches "/foo/bar/baz".
+    #[test]
+    fn rfc_decodes_unreserved_and_encodes_non_ascii() {
+        assert_eq!(norm(Dialect::Rfc9309, "/foo/bar/%62%61%7A"), "/foo/bar/baz");
+        assert_eq!(norm(Dialect::Rfc9309, "/a%3cb%2f"), "/a%3Cb%2F");
+        assert_eq!(norm(Dialect::Rfc9309, "/caf\u{e9}"), "/caf%C3%A9");
+        assert_eq!(norm(Dialect::Rfc9309, "/100%"), "/100%");
+        assert_eq!(norm(Dialect::Rfc9309, "/%zz%4"), "/%zz%4");
+    }
+
+    // Draft 3.2.2: %xx is decoded except %2F.
+    #[test]
+    fn draft_decodes_all_but_slash() {
+        assert_eq!(norm(Dialect::Draft1996, "/%7ejoe/a%2fb%3C"), "/~joe/a%2Fb<");
+    }
+
+    #[test]
+    fn google_escapes_pattern_only() {
+        let mut out = Vec::new();
+        escape_google_pattern("/a%3c/\u{e9}%zz%".as_bytes(), &mut out);
+        assert_eq!(out, b"/a%3C/%C3%A9%zz%");
+    }
+
+    fn glob(pattern: &str) -> (Glob, Vec<u8>) {
+        let arena = pattern.as_bytes().to_vec();
+        let anchored = pattern.ends_with('$');
+        let body = if anchored { &pattern[..pattern.len() - 1] } else { pattern };
+        let mut segments = Vec::new();
+        let mut start = 0;
+        for (i, c) in body.char_indices() {
+            if c == '*' {
+                if i > start {
+                    segments.push((start as u32, i as u32));
+                }
+                start = i + 1;
+            }
+        }
+        if body.len() > start {
+            segments.push((start as u32, body.len() as u32));
+        }
+        let open_end = body.ends_with('*');
+        (Glob { segments, anchored, open_end }, arena)
+    }
+
+    #[test]
+    fn glob_matches_leftmost_and_anchors() {
+        let (g, a) = glob("*.php$");
+        assert!(g.matches(&a, b"/x.php"));
+        assert!(!g.matches(&a, b"/x.php?a"));
+        assert!(g.matches(&a, b"/x.php.php"));
+        let (g, a) = glob("*a*b*$");
+        assert!(g.matches(&a, b"xaxbx"));
+        assert!(!g.matches(&a, b"bxa"));
+        let (g, a) = glob("*ab");
+        assert!(g.matches(&a, b"aab"));
+    }
+
+    #[test]
+    fn find_handles_every_needle_length() {
+        assert_eq!(find(b"abcabd", b"abd"), Some(3));
+        assert_eq!(find(b"ab", b"abc"), None);
+        assert_eq!(find(b"xxxxxxxxxxxxxxxxxxxy", b"xxxxxxxxxy"), Some(10));
+    }
+}

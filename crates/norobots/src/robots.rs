@@ -1,0 +1,524 @@
+//! The parsed file: groups, rules and file-wide fields, kept as spans into
+//! one copy of the body so that parsing allocates a handful of vectors, not a
+//! string per line.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use crate::group::{RequestRate, VisitTime};
+use crate::{Dialect, Matcher, ParseOptions};
+
+/// A parsed robots.txt file.
+///
+/// Parsing never fails: robots.txt comes from strangers, and every dialect
+/// says to ignore what cannot be understood. What was ignored, and why, is in
+/// [`Robots::diagnostics`].
+///
+/// # Example
+///
+/// ```
+/// use norobots::Robots;
+///
+/// let robots = Robots::parse(b"User-agent: *\nDisallow: /private\nSitemap: https://example.com/s.xml\n");
+/// assert!(!robots.is_allowed("FooBot", "https://example.com/private/x"));
+/// assert!(robots.is_allowed("FooBot", "https://example.com/public"));
+/// assert_eq!(robots.sitemaps().next().unwrap().value(), "https://example.com/s.xml");
+/// ```
+#[derive(Clone, Debug)]
+pub struct Robots {
+    pub(crate) dialect: Dialect,
+    pub(crate) body: Box<[u8]>,
+    pub(crate) groups: Vec<GroupData>,
+    pub(crate) agents: Vec<Span>,
+    pub(crate) rules: Vec<RuleData>,
+    pub(crate) sitemaps: Vec<FieldData>,
+    pub(crate) hosts: Vec<FieldData>,
+    pub(crate) others: Vec<FieldData>,
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    pub(crate) truncated: bool,
+}
+
+/// A range of octets of the body.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct GroupData {
+    pub line: u32,
+    pub agents: (u32, u32),
+    pub rules: (u32, u32),
+    pub crawl_delay: Option<f64>,
+    pub request_rate: Option<RequestRate>,
+    pub visit_time: Option<VisitTime>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RuleData {
+    pub kind: RuleKind,
+    pub line: u32,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FieldData {
+    pub line: u32,
+    pub name: Span,
+    pub value: Span,
+}
+
+impl Robots {
+    /// Parses a robots.txt body in the default dialect, [`Dialect::Rfc9309`].
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"User-agent: *\nDisallow: /\n");
+    /// assert_eq!(robots.groups().count(), 1);
+    /// ```
+    pub fn parse(body: &[u8]) -> Robots {
+        Robots::parse_with(body, &ParseOptions::default())
+    }
+
+    /// Parses a robots.txt body with the given options.
+    ///
+    /// ```
+    /// use norobots::{Dialect, ParseOptions, Robots};
+    ///
+    /// // The Lycos variant: several paths on one line, in the 1994 dialect.
+    /// let opts = ParseOptions::new(Dialect::Norobots1994);
+    /// let robots = Robots::parse_with(b"User-agent: *\nDisallow: /cgi-bin/ /tmp/\n", &opts);
+    /// assert!(!robots.is_allowed("AnyBot", "/tmp/x"));
+    /// ```
+    pub fn parse_with(body: &[u8], options: &ParseOptions) -> Robots {
+        crate::parse::parse(body, options)
+    }
+
+    /// The dialect the file was read in.
+    ///
+    /// ```
+    /// assert_eq!(norobots::Robots::parse(b"").dialect(), norobots::Dialect::Rfc9309);
+    /// ```
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// The groups (records, in the older texts) in file order.
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"User-agent: a\nUser-agent: b\nDisallow: /x\n");
+    /// let group = robots.groups().next().unwrap();
+    /// assert_eq!(group.agents().collect::<Vec<_>>(), ["a", "b"]);
+    /// assert_eq!(group.rules().next().unwrap().pattern(), "/x");
+    /// ```
+    pub fn groups(&self) -> impl ExactSizeIterator<Item = Group<'_>> + '_ {
+        self.groups.iter().map(move |data| Group { robots: self, data })
+    }
+
+    /// The `Sitemap` lines, wherever they are in the file.
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"Sitemap: https://a.example/s.xml\n");
+    /// assert_eq!(robots.sitemaps().next().unwrap().line(), 1);
+    /// ```
+    pub fn sitemaps(&self) -> impl ExactSizeIterator<Item = Field<'_>> + '_ {
+        self.fields(&self.sitemaps)
+    }
+
+    /// The `Host` lines (a Yandex extension naming the preferred mirror).
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"Host: www.example.com\n");
+    /// assert_eq!(robots.hosts().next().unwrap().value(), "www.example.com");
+    /// ```
+    pub fn hosts(&self) -> impl ExactSizeIterator<Item = Field<'_>> + '_ {
+        self.fields(&self.hosts)
+    }
+
+    /// Every other field the dialect does not act on, with its line number.
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"User-agent: *\nClean-param: ref /x\n");
+    /// let field = robots.other_fields().next().unwrap();
+    /// assert_eq!((field.line(), &*field.name(), &*field.value()), (2, "Clean-param", "ref /x"));
+    /// ```
+    pub fn other_fields(&self) -> impl ExactSizeIterator<Item = Field<'_>> + '_ {
+        self.fields(&self.others)
+    }
+
+    /// What the parser ignored or repaired, in line order.
+    ///
+    /// ```
+    /// use norobots::DiagnosticKind;
+    ///
+    /// let robots = norobots::Robots::parse(b"Disallow: /x\nUser-agent: *\n");
+    /// assert_eq!(robots.diagnostics()[0].line, 1);
+    /// assert_eq!(robots.diagnostics()[0].kind, DiagnosticKind::RuleOutsideGroup);
+    /// ```
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// Whether [`ParseOptions::max_bytes`] cut the body short.
+    ///
+    /// ```
+    /// use norobots::{ParseOptions, Robots};
+    ///
+    /// let opts = ParseOptions::default().max_bytes(4);
+    /// assert!(Robots::parse_with(b"User-agent: *", &opts).truncated());
+    /// ```
+    pub fn truncated(&self) -> bool {
+        self.truncated
+    }
+
+    /// Compiles the rules that apply to one robot.
+    ///
+    /// `agent` is what the caller passes; each dialect reads it its own way
+    /// (see [`Matcher`]). Build the matcher once per host and keep it.
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"User-agent: FooBot\nDisallow: /\n");
+    /// let matcher = robots.matcher("FooBot/1.2");
+    /// assert!(!matcher.is_allowed("https://example.com/page"));
+    /// ```
+    pub fn matcher(&self, agent: &str) -> Matcher {
+        Matcher::new(self, agent)
+    }
+
+    /// Whether `agent` may fetch `url`: [`Robots::matcher`] and
+    /// [`Matcher::is_allowed`] in one call, for a single question.
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"User-agent: *\nDisallow: /a\n");
+    /// assert!(!robots.is_allowed("FooBot", "/a/b"));
+    /// ```
+    pub fn is_allowed(&self, agent: &str, url: &str) -> bool {
+        self.matcher(agent).is_allowed(url)
+    }
+
+    pub(crate) fn bytes(&self, span: Span) -> &[u8] {
+        &self.body[span.start as usize..span.end as usize]
+    }
+
+    fn fields<'a>(
+        &'a self,
+        data: &'a [FieldData],
+    ) -> impl ExactSizeIterator<Item = Field<'a>> + 'a {
+        data.iter().map(move |data| Field { robots: self, data })
+    }
+}
+
+/// One group: the robots it names and the rules they obey.
+///
+/// ```
+/// let robots = norobots::Robots::parse(b"User-agent: *\nCrawl-delay: 2.5\nDisallow: /tmp\n");
+/// let group = robots.groups().next().unwrap();
+/// assert_eq!(group.line(), 1);
+/// assert_eq!(group.crawl_delay(), Some(2.5));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Group<'a> {
+    robots: &'a Robots,
+    data: &'a GroupData,
+}
+
+impl<'a> Group<'a> {
+    /// The line of the group's first `User-agent`.
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"\n\nUser-agent: *\n");
+    /// assert_eq!(robots.groups().next().unwrap().line(), 3);
+    /// ```
+    pub fn line(&self) -> usize {
+        self.data.line as usize
+    }
+
+    /// The agent values as written (one per value: the legacy dialects split
+    /// `User-agent: Copernicus Fred` in two).
+    ///
+    /// ```
+    /// use norobots::{Dialect, ParseOptions, Robots};
+    ///
+    /// let opts = ParseOptions::new(Dialect::Draft1996);
+    /// let robots = Robots::parse_with(b"User-Agent: Copernicus Fred\n", &opts);
+    /// let group = robots.groups().next().unwrap();
+    /// assert_eq!(group.agents().collect::<Vec<_>>(), ["Copernicus", "Fred"]);
+    /// ```
+    pub fn agents(&self) -> impl ExactSizeIterator<Item = Cow<'a, str>> + 'a {
+        let robots = self.robots;
+        let (a, b) = self.data.agents;
+        robots.agents[a as usize..b as usize]
+            .iter()
+            .map(move |&span| String::from_utf8_lossy(robots.bytes(span)))
+    }
+
+    /// The `Allow` and `Disallow` rules, in file order.
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"User-agent: *\nAllow: /a\nDisallow: /\n");
+    /// let rules: Vec<_> = robots.groups().next().unwrap().rules().map(|r| r.to_string()).collect();
+    /// assert_eq!(rules, ["Allow: /a", "Disallow: /"]);
+    /// ```
+    pub fn rules(&self) -> impl ExactSizeIterator<Item = Rule<'a>> + 'a {
+        let robots = self.robots;
+        let (a, b) = self.data.rules;
+        robots.rules[a as usize..b as usize]
+            .iter()
+            .map(move |data| Rule { robots, data })
+    }
+
+    /// `Crawl-delay`, in seconds, if the group gives a valid one.
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"User-agent: *\nCrawl-delay: 10\n");
+    /// assert_eq!(robots.groups().next().unwrap().crawl_delay(), Some(10.0));
+    /// ```
+    pub fn crawl_delay(&self) -> Option<f64> {
+        self.data.crawl_delay
+    }
+
+    /// `Request-rate` (an extension of the 1996 era), if the group gives one.
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"User-agent: *\nRequest-rate: 1/5\n");
+    /// let rate = robots.groups().next().unwrap().request_rate().unwrap();
+    /// assert_eq!((rate.requests, rate.seconds), (1, 5));
+    /// ```
+    pub fn request_rate(&self) -> Option<RequestRate> {
+        self.data.request_rate
+    }
+
+    /// `Visit-time` (an extension of the 1996 era), if the group gives one.
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"User-agent: *\nVisit-time: 0100-0445\n");
+    /// let time = robots.groups().next().unwrap().visit_time().unwrap();
+    /// assert_eq!((time.start_minute, time.end_minute), (60, 4 * 60 + 45));
+    /// ```
+    pub fn visit_time(&self) -> Option<VisitTime> {
+        self.data.visit_time
+    }
+}
+
+/// Whether a rule allows or disallows what it matches.
+///
+/// ```
+/// assert_eq!(norobots::RuleKind::Disallow.to_string(), "Disallow");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RuleKind {
+    /// An `Allow` line.
+    Allow,
+    /// A `Disallow` line.
+    Disallow,
+}
+
+impl RuleKind {
+    /// The field name as the texts spell it.
+    ///
+    /// ```
+    /// assert_eq!(norobots::RuleKind::Allow.as_str(), "Allow");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleKind::Allow => "Allow",
+            RuleKind::Disallow => "Disallow",
+        }
+    }
+}
+
+impl fmt::Display for RuleKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One `Allow` or `Disallow` rule as written in the file.
+///
+/// ```
+/// use norobots::RuleKind;
+///
+/// let robots = norobots::Robots::parse(b"User-agent: *\nDisallow: /caf\xc3\xa9\n");
+/// let rule = robots.groups().next().unwrap().rules().next().unwrap();
+/// assert_eq!((rule.kind(), rule.line()), (RuleKind::Disallow, 2));
+/// assert_eq!(rule.pattern(), "/café");
+/// assert_eq!(rule.pattern_bytes(), b"/caf\xc3\xa9");
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Rule<'a> {
+    robots: &'a Robots,
+    data: &'a RuleData,
+}
+
+impl<'a> Rule<'a> {
+    /// `Allow` or `Disallow`.
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"User-agent: *\nAllow: /\n");
+    /// let rule = robots.groups().next().unwrap().rules().next().unwrap();
+    /// assert_eq!(rule.kind(), norobots::RuleKind::Allow);
+    /// ```
+    pub fn kind(&self) -> RuleKind {
+        self.data.kind
+    }
+
+    /// The line the rule is on (1-based).
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"User-agent: *\r\nAllow: /\r\n");
+    /// assert_eq!(robots.groups().next().unwrap().rules().next().unwrap().line(), 2);
+    /// ```
+    pub fn line(&self) -> usize {
+        self.data.line as usize
+    }
+
+    /// The path pattern as written, lossily decoded when it is not UTF-8.
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"User-agent: *\nDisallow: /*.pdf$\n");
+    /// assert_eq!(robots.groups().next().unwrap().rules().next().unwrap().pattern(), "/*.pdf$");
+    /// ```
+    pub fn pattern(&self) -> Cow<'a, str> {
+        String::from_utf8_lossy(self.pattern_bytes())
+    }
+
+    /// The path pattern's octets as written.
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"User-agent: *\nDisallow: /\xff\n");
+    /// assert_eq!(robots.groups().next().unwrap().rules().next().unwrap().pattern_bytes(), b"/\xff");
+    /// ```
+    pub fn pattern_bytes(&self) -> &'a [u8] {
+        self.robots.bytes(self.data.span)
+    }
+}
+
+impl fmt::Display for Rule<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind(), self.pattern())
+    }
+}
+
+/// A `name: value` line the matcher does not act on (`Sitemap`, `Host`,
+/// extensions, unknown fields).
+///
+/// ```
+/// let robots = norobots::Robots::parse(b"Sitemap: https://example.com/a.xml # main\n");
+/// let sitemap = robots.sitemaps().next().unwrap();
+/// assert_eq!(sitemap.name(), "Sitemap");
+/// assert_eq!(sitemap.value(), "https://example.com/a.xml");
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Field<'a> {
+    robots: &'a Robots,
+    data: &'a FieldData,
+}
+
+impl<'a> Field<'a> {
+    /// The line the field is on (1-based).
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"\nSitemap: /s.xml\n");
+    /// assert_eq!(robots.sitemaps().next().unwrap().line(), 2);
+    /// ```
+    pub fn line(&self) -> usize {
+        self.data.line as usize
+    }
+
+    /// The field name as written.
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"noindex: /x\n");
+    /// assert_eq!(robots.other_fields().next().unwrap().name(), "noindex");
+    /// ```
+    pub fn name(&self) -> Cow<'a, str> {
+        String::from_utf8_lossy(self.robots.bytes(self.data.name))
+    }
+
+    /// The value, without comment and surrounding white space.
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"noindex:   /x   # gone\n");
+    /// assert_eq!(robots.other_fields().next().unwrap().value(), "/x");
+    /// ```
+    pub fn value(&self) -> Cow<'a, str> {
+        String::from_utf8_lossy(self.robots.bytes(self.data.value))
+    }
+}
+
+/// Something the parser ignored or repaired, on a given line.
+///
+/// ```
+/// use norobots::{Diagnostic, DiagnosticKind};
+///
+/// let robots = norobots::Robots::parse(b"User-agent: *\nDisalow: /x\n");
+/// assert_eq!(robots.diagnostics(), [Diagnostic { line: 2, kind: DiagnosticKind::MisspelledField }]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The line (1-based); 0 when it concerns the whole body.
+    pub line: usize,
+    /// What happened.
+    pub kind: DiagnosticKind,
+}
+
+/// The kinds of [`Diagnostic`].
+///
+/// ```
+/// assert_eq!(norobots::DiagnosticKind::MissingSeparator.to_string(), "line has no `:` between field name and value");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DiagnosticKind {
+    /// An `Allow` or `Disallow` before any `User-agent`: ignored.
+    RuleOutsideGroup,
+    /// A group-level extension (`Crawl-delay`, …) before any `User-agent`: ignored.
+    ExtensionOutsideGroup,
+    /// A line that is not a `name: value` pair: ignored.
+    MissingSeparator,
+    /// A field name the dialect accepts only as a known misspelling.
+    MisspelledField,
+    /// A field the dialect does not know: recorded in [`Robots::other_fields`].
+    UnknownField,
+    /// A field this dialect ignores though another one uses it (`Allow` in 1994).
+    IgnoredField,
+    /// A value that could not be read (`Crawl-delay: soon`).
+    InvalidValue,
+    /// A line longer than the dialect keeps (16,663 octets in `google`); the rest was dropped.
+    LineTruncated,
+    /// A NUL octet; the rest of its line was dropped.
+    NulByte,
+    /// Octets that are not UTF-8.
+    InvalidUtf8,
+    /// A UTF-8 byte order mark (or a piece of one) at the start, skipped.
+    ByteOrderMark,
+    /// The body was longer than [`ParseOptions::max_bytes`]; the rest was not read.
+    BodyTruncated,
+}
+
+impl fmt::Display for DiagnosticKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DiagnosticKind::RuleOutsideGroup => "rule before any `User-agent` line is ignored",
+            DiagnosticKind::ExtensionOutsideGroup => {
+                "group field before any `User-agent` line is ignored"
+            }
+            DiagnosticKind::MissingSeparator => "line has no `:` between field name and value",
+            DiagnosticKind::MisspelledField => "misspelled field name",
+            DiagnosticKind::UnknownField => "unknown field",
+            DiagnosticKind::IgnoredField => "field is ignored in this dialect",
+            DiagnosticKind::InvalidValue => "value cannot be read",
+            DiagnosticKind::LineTruncated => "line is too long; the rest was dropped",
+            DiagnosticKind::NulByte => "NUL octet; the rest of the line was dropped",
+            DiagnosticKind::InvalidUtf8 => "octets that are not UTF-8",
+            DiagnosticKind::ByteOrderMark => "byte order mark skipped",
+            DiagnosticKind::BodyTruncated => "body longer than the byte limit; the rest was not read",
+        })
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.kind)
+    }
+}
