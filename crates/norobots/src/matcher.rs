@@ -16,7 +16,7 @@ use memchr::memchr;
 
 use crate::agent;
 use crate::parse::is_global_agent;
-use crate::pattern::{escape_google_pattern, needs_normalizing, normalize, path_of, Glob};
+use crate::pattern::{escape_google_pattern, needs_normalizing, normalize, path_of, ByteSet, Glob};
 use crate::{Dialect, Robots, RuleKind};
 
 /// The compiled rules of one robot.
@@ -170,7 +170,24 @@ impl Matcher {
             crawl_delay: None,
             matched_group: groups.specific,
         };
-        let mut entries = Vec::new();
+        let n_rules: usize = groups
+            .indices
+            .iter()
+            .map(|&g| (robots.groups[g].rules.1 - robots.groups[g].rules.0) as usize)
+            .sum();
+        let n_bytes: usize = groups
+            .indices
+            .iter()
+            .flat_map(|&g| {
+                let r = robots.groups[g].rules;
+                &robots.rules[r.0 as usize..r.1 as usize]
+            })
+            .map(|r| (r.span.end - r.span.start) as usize)
+            .sum();
+        m.rules.reserve(n_rules);
+        m.text.reserve(n_bytes);
+        m.arena.reserve(n_bytes + n_bytes / 4);
+        let mut entries = Vec::with_capacity(n_rules);
         let mut scratch = Vec::new();
         for &g in &groups.indices {
             let group = &robots.groups[g];
@@ -185,7 +202,10 @@ impl Matcher {
                 }
                 let order = m.rules.len() as u32;
                 let start = m.text.len() as u32;
-                m.text.push_str(&String::from_utf8_lossy(raw));
+                match std::str::from_utf8(raw) {
+                    Ok(text) => m.text.push_str(text),
+                    Err(_) => m.text.push_str(&String::from_utf8_lossy(raw)),
+                }
                 m.rules.push(RuleInfo {
                     line: rule.line,
                     kind: rule.kind,
@@ -231,7 +251,10 @@ impl Matcher {
         if self.dialect.is_legacy() {
             self.arena.extend_from_slice(pattern);
             let key = (start, self.arena.len() as u32);
-            entries.push(Entry { key, what: What::Prefix(rank) });
+            entries.push(Entry {
+                key,
+                what: What::Prefix(rank),
+            });
             return;
         }
         let (body, anchored) = match pattern.split_last() {
@@ -241,7 +264,11 @@ impl Matcher {
         let Some(star) = memchr(b'*', body) else {
             self.arena.extend_from_slice(body);
             let key = (start, self.arena.len() as u32);
-            let what = if anchored { What::Exact(rank) } else { What::Prefix(rank) };
+            let what = if anchored {
+                What::Exact(rank)
+            } else {
+                What::Prefix(rank)
+            };
             entries.push(Entry { key, what });
             return;
         };
@@ -253,59 +280,90 @@ impl Matcher {
             self.arena.extend_from_slice(seg);
             segments.push((a, self.arena.len() as u32));
         }
-        let open_end = body.last() == Some(&b'*');
-        if segments.is_empty() || (open_end && !anchored) || (open_end && anchored) {
-            // `/a*`, `/a*$` and `/a**` match whatever follows the prefix...
-            if segments.is_empty() {
-                entries.push(Entry { key, what: What::Prefix(rank) });
-                return;
-            }
+        if segments.is_empty() {
+            // `/a*`, `/a*$` and `/a**` match whatever follows the prefix.
+            entries.push(Entry {
+                key,
+                what: What::Prefix(rank),
+            });
+            return;
         }
-        let glob = Glob { segments, anchored, open_end };
-        entries.push(Entry { key, what: What::Tail(rank, glob) });
+        let open_end = body.last() == Some(&b'*');
+        let glob = Glob::new(&self.arena, segments, anchored, open_end);
+        entries.push(Entry {
+            key,
+            what: What::Tail(rank, glob),
+        });
     }
 
     /// Builds the radix trie from the entries, breadth first and without
     /// recursion (a hostile file can nest prefixes 100,000 deep).
     fn build(&mut self, mut entries: Vec<Entry>) {
+        let mut payloads: Vec<What> = entries
+            .iter_mut()
+            .map(|e| std::mem::replace(&mut e.what, What::Prefix(0)))
+            .collect();
         let arena = std::mem::take(&mut self.arena);
         let key = |e: &Entry| &arena[e.key.0 as usize..e.key.1 as usize];
-        entries.sort_by(|a, b| key(a).cmp(key(b)));
+        // Sort small (prefix, index) pairs instead of the entries: the first
+        // sixteen octets, big-endian, decide most comparisons in one step.
+        let mut sorted: Vec<(u128, u32)> = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let mut head = [0u8; 16];
+                let k = key(e);
+                let n = k.len().min(16);
+                head[..n].copy_from_slice(&k[..n]);
+                (u128::from_be_bytes(head), i as u32)
+            })
+            .collect();
+        sorted.sort_unstable_by(|a, b| {
+            // Padding makes `ab` and `ab\0` tie on the head: compare whole keys.
+            a.0.cmp(&b.0)
+                .then_with(|| key(&entries[a.1 as usize]).cmp(key(&entries[b.1 as usize])))
+        });
+        let key_at = |i: usize| {
+            let e = &entries[sorted[i].1 as usize];
+            &arena[e.key.0 as usize..e.key.1 as usize]
+        };
+        self.nodes.reserve(entries.len() * 2 + 1);
         self.nodes.push(Node::default());
         // (node, first entry, end entry, depth)
-        let mut work = vec![(0usize, 0usize, entries.len(), 0usize)];
+        let mut work = vec![(0usize, 0usize, sorted.len(), 0usize)];
         let mut tails: Vec<Tail> = Vec::new();
+        let mut whats = Vec::with_capacity(8);
         while let Some((node, lo, hi, depth)) = work.pop() {
             let mut i = lo;
             tails.clear();
-            while i < hi && key(&entries[i]).len() == depth {
-                match &entries[i].what {
-                    What::Prefix(r) => {
-                        let n = &mut self.nodes[node];
-                        n.prefix_rank = n.prefix_rank.max(*r);
-                    }
-                    What::Exact(r) => {
-                        let n = &mut self.nodes[node];
-                        n.exact_rank = n.exact_rank.max(*r);
-                    }
-                    What::Tail(r, g) => tails.push(Tail { rank: *r, glob: g.clone() }),
-                }
+            whats.clear();
+            while i < hi && key_at(i).len() == depth {
+                whats.push(sorted[i].1);
                 i += 1;
             }
-            tails.sort_by(|a, b| b.rank.cmp(&a.rank));
+            for &w in &whats {
+                let what = std::mem::replace(&mut payloads[w as usize], What::Prefix(0));
+                let n = &mut self.nodes[node];
+                match what {
+                    What::Prefix(r) => n.prefix_rank = n.prefix_rank.max(r),
+                    What::Exact(r) => n.exact_rank = n.exact_rank.max(r),
+                    What::Tail(rank, glob) => tails.push(Tail { rank, glob }),
+                }
+            }
+            tails.sort_unstable_by_key(|t| std::cmp::Reverse(t.rank));
             let t0 = self.tails.len() as u32;
             self.tails.append(&mut tails);
             self.nodes[node].tails = (t0, self.tails.len() as u32);
             let c0 = self.child_bytes.len() as u32;
             while i < hi {
-                let byte = key(&entries[i])[depth];
+                let byte = key_at(i)[depth];
                 let mut j = i + 1;
-                while j < hi && key(&entries[j])[depth] == byte {
+                while j < hi && key_at(j)[depth] == byte {
                     j += 1;
                 }
-                let (first, last) = (key(&entries[i]), key(&entries[j - 1]));
+                let (first, last) = (key_at(i), key_at(j - 1));
                 let lcp = first.iter().zip(last).take_while(|(a, b)| a == b).count();
-                let start = entries[i].key.0 + depth as u32;
+                let start = entries[sorted[i].1 as usize].key.0 + depth as u32;
                 let child = self.nodes.len();
                 self.nodes.push(Node {
                     label: (start, start + (lcp - depth) as u32),
@@ -322,47 +380,98 @@ impl Matcher {
     }
 
     /// The best rank among the rules that match `path`, 0 if none does.
+    ///
+    /// The walk first settles the literal rules, which cost nothing extra,
+    /// and remembers the nodes it passed; their `*` tails are tried after,
+    /// deepest first, when the best rank so far has risen and most tails can
+    /// be skipped without looking at the path.
     fn best_rank(&self, path: &[u8]) -> u64 {
+        const DEPTH: usize = 32;
+        let mut visited = [(0u32, 0u32); DEPTH];
+        let mut n_visited = 0;
+        let mut seen = None;
         let mut best = 0;
-        let mut node = &self.nodes[0];
+        let mut id = 0usize;
         let mut pos = 0;
         loop {
+            let node = &self.nodes[id];
             best = best.max(node.prefix_rank);
             if pos == path.len() {
                 best = best.max(node.exact_rank);
             }
-            for tail in &self.tails[node.tails.0 as usize..node.tails.1 as usize] {
-                if tail.rank <= best {
-                    break;
-                }
-                if tail.glob.matches(&self.arena, &path[pos..]) {
-                    best = tail.rank;
-                    break;
+            if node.tails.0 != node.tails.1 {
+                if n_visited < DEPTH {
+                    visited[n_visited] = (id as u32, pos as u32);
+                    n_visited += 1;
+                } else {
+                    best = self.try_tails(node, path, pos, &mut seen, best);
                 }
             }
             let Some(&byte) = path.get(pos) else { break };
             let (c0, c1) = (node.children.0 as usize, node.children.1 as usize);
-            let Some(i) = memchr(byte, &self.child_bytes[c0..c1]) else {
+            let Some(i) = find_byte(byte, &self.child_bytes[c0..c1]) else {
                 break;
             };
-            let child = &self.nodes[self.child_nodes[c0 + i] as usize];
+            let child_id = self.child_nodes[c0 + i] as usize;
+            let child = &self.nodes[child_id];
             let label = &self.arena[child.label.0 as usize..child.label.1 as usize];
             if !path[pos..].starts_with(label) {
                 break;
             }
             pos += label.len();
-            node = child;
+            id = child_id;
+        }
+        for &(id, pos) in visited[..n_visited].iter().rev() {
+            best = self.try_tails(
+                &self.nodes[id as usize],
+                path,
+                pos as usize,
+                &mut seen,
+                best,
+            );
+        }
+        best
+    }
+
+    /// The best of `best` and the ranks of the node's tails that match.
+    #[inline]
+    fn try_tails(
+        &self,
+        node: &Node,
+        path: &[u8],
+        pos: usize,
+        seen: &mut Option<ByteSet>,
+        best: u64,
+    ) -> u64 {
+        for tail in &self.tails[node.tails.0 as usize..node.tails.1 as usize] {
+            if tail.rank <= best {
+                break;
+            }
+            // The octets of the whole path are a superset of the rest's.
+            let seen = seen.get_or_insert_with(|| ByteSet::of(path));
+            if !tail.glob.needs.is_subset(seen) {
+                continue;
+            }
+            if tail.glob.matches(&self.arena, &path[pos..]) {
+                return tail.rank;
+            }
         }
         best
     }
 
     fn decide(&self, path: &[u8]) -> Verdict<'_> {
         if self.exempts_robots_txt(path) {
-            return Verdict { allowed: true, rule: None };
+            return Verdict {
+                allowed: true,
+                rule: None,
+            };
         }
         let rank = self.best_rank(path);
         if rank == 0 {
-            return Verdict { allowed: true, rule: None };
+            return Verdict {
+                allowed: true,
+                rule: None,
+            };
         }
         let order = u32::MAX - (rank & u64::from(u32::MAX)) as u32;
         let info = self.rules[order as usize];
@@ -404,7 +513,8 @@ impl Matcher {
     /// // The 1996 draft: the first matching rule decides.
     /// let body = b"User-agent: *\nDisallow: /\nAllow: /public\n";
     /// let robots = Robots::parse_with(body, &ParseOptions::new(Dialect::Draft1996));
-    /// let v = robots.matcher("bot").check("/public/a.html");
+    /// let matcher = robots.matcher("bot");
+    /// let v = matcher.check("/public/a.html");
     /// assert_eq!((v.allowed, v.rule.unwrap().line), (false, 2));
     /// ```
     pub fn check(&self, url: &str) -> Verdict<'_> {
@@ -492,11 +602,27 @@ impl fmt::Debug for Matcher {
 
 impl fmt::Display for Verdict<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.allowed { "allowed" } else { "disallowed" })?;
+        f.write_str(if self.allowed {
+            "allowed"
+        } else {
+            "disallowed"
+        })?;
         match self.rule {
             Some(rule) => write!(f, " by {rule}"),
             None => f.write_str(" (no rule)"),
         }
+    }
+}
+
+/// A node's child by first octet: most nodes have a few children, where a
+/// plain loop is quickest; the root of a big file can have many.
+#[inline]
+fn find_byte(byte: u8, bytes: &[u8]) -> Option<usize> {
+    if bytes.len() <= 8 {
+        bytes.iter().position(|&b| b == byte)
+    } else {
+        // Children are built from sorted keys, so their octets are sorted.
+        bytes.binary_search(&byte).ok()
     }
 }
 
@@ -529,9 +655,15 @@ fn select_groups(robots: &Robots, name: &str) -> Selected {
     };
     let indices = pick(&specific);
     if !indices.is_empty() {
-        return Selected { indices, specific: true };
+        return Selected {
+            indices,
+            specific: true,
+        };
     }
-    Selected { indices: pick(&global), specific: false }
+    Selected {
+        indices: pick(&global),
+        specific: false,
+    }
 }
 
 #[cfg(test)]
@@ -539,13 +671,16 @@ mod tests {
     use crate::{Dialect, ParseOptions, Robots};
 
     fn allowed(d: Dialect, body: &str, agent: &str, url: &str) -> bool {
-        Robots::parse_with(body.as_bytes(), &ParseOptions::new(d)).matcher(agent).is_allowed(url)
+        Robots::parse_with(body.as_bytes(), &ParseOptions::new(d))
+            .matcher(agent)
+            .is_allowed(url)
     }
 
     // RFC 9309 2.2.2: the most specific (longest) match wins; Allow on a tie.
     #[test]
     fn rfc_longest_match_wins_and_allow_wins_ties() {
-        let body = "User-agent: *\nDisallow: /a\nAllow: /a/b\nDisallow: /a/b/c\nAllow: /x\nDisallow: /x\n";
+        let body =
+            "User-agent: *\nDisallow: /a\nAllow: /a/b\nDisallow: /a/b/c\nAllow: /x\nDisallow: /x\n";
         for d in [Dialect::Rfc9309, Dialect::Google] {
             assert!(!allowed(d, body, "bot", "/a/z"));
             assert!(allowed(d, body, "bot", "/a/b/z"));
@@ -617,7 +752,21 @@ mod tests {
     #[test]
     fn query_without_path_gets_a_slash() {
         let body = "User-agent: *\nDisallow: /?\n";
-        assert!(!allowed(Dialect::Google, body, "bot", "http://example.com?x"));
+        assert!(!allowed(
+            Dialect::Google,
+            body,
+            "bot",
+            "http://example.com?x"
+        ));
+    }
+
+    // Draft 3.2.2 decodes `%00`; a key that differs from another only by a
+    // trailing NUL must still sort apart from it.
+    #[test]
+    fn keys_differing_by_trailing_nul_build() {
+        let body = "User-agent: *\nDisallow: /ab%00\nDisallow: /ab\nAllow: /ab%00%00\n";
+        assert!(!allowed(Dialect::Draft1996, body, "bot", "/ab"));
+        assert!(!allowed(Dialect::Draft1996, body, "bot", "/ab%00%00"));
     }
 
     #[test]

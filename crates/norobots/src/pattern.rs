@@ -15,31 +15,57 @@ use crate::Dialect;
 pub(crate) fn path_of(url: &str) -> (&[u8], bool) {
     let url = url.as_bytes();
     let search_start = if url.starts_with(b"//") { 2 } else { 0 };
-    let find_path = |from: usize| {
-        url[from..]
-            .iter()
-            .position(|&b| b == b'/' || b == b'?' || b == b';')
-            .map(|i| from + i)
+    let find_path = |from: usize| find_any(&url[from..], *b"/?;#").map(|i| from + i);
+    // The reference looks for `://` and ignores it when a `/`, `?` or `;`
+    // comes first. Since `://` holds a `/`, that comes to: the first of
+    // those octets is a `/` right after a `:` and right before a `/`.
+    let early = find_path(search_start);
+    let path_start = match early {
+        Some(e) if e > search_start && url[e - 1] == b':' && url.get(e + 1) == Some(&b'/') => {
+            find_path(e + 2)
+        }
+        _ => early,
     };
-    let early_path = find_path(search_start);
-    let protocol = memmem::find(&url[search_start..], b"://").map(|i| search_start + i);
-    let path_from = match (protocol, early_path) {
-        // A `/`, `?` or `;` before `://` means `://` is inside the path.
-        (Some(p), Some(e)) if e < p => search_start,
-        (Some(p), _) => p + 3,
-        (None, _) => search_start,
-    };
-    let Some(path_start) = find_path(path_from) else {
-        return (b"/", false);
-    };
-    let hash = memchr(b'#', &url[search_start..]).map(|i| search_start + i);
-    if let Some(h) = hash {
-        if h < path_start {
-            return (b"/", false);
+    match path_start {
+        // No path, or a fragment before it: the path is `/`.
+        None => (b"/", false),
+        Some(p) if url[p] == b'#' => (b"/", false),
+        Some(p) => {
+            let end = find_any(&url[p..], [b'#']).map_or(url.len(), |h| p + h);
+            let path = &url[p..end];
+            (path, path[0] != b'/')
         }
     }
-    let path = &url[path_start..hash.unwrap_or(url.len())];
-    (path, path[0] != b'/')
+}
+
+/// The first octet of `bytes` that is one of `NEEDLES`.
+///
+/// URLs are short, where `memchr`'s set-up costs more than the search, so
+/// this tests eight octets per step with the "has a zero byte" trick on
+/// `u64` words.
+#[inline]
+fn find_any<const N: usize>(bytes: &[u8], needles: [u8; N]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let zero_in = |x: u64| x.wrapping_sub(LO) & !x & HI;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let w = u64::from_le_bytes(chunk.try_into().expect("eight octets"));
+        let hits = needles
+            .iter()
+            .fold(0, |acc, &n| acc | zero_in(w ^ (LO * u64::from(n))));
+        if hits != 0 {
+            // The lowest flagged byte is exact; only higher ones can be false.
+            return Some(at + hits.trailing_zeros() as usize / 8);
+        }
+        at += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|b| needles.contains(b))
+        .map(|i| at + i)
 }
 
 /// Whether [`normalize`] would change `bytes` in `dialect`.
@@ -82,6 +108,10 @@ fn is_unreserved(b: u8) -> bool {
 /// For `google` see [`escape_google_pattern`]: the reference library treats
 /// the pattern and the URL differently.
 pub(crate) fn normalize(dialect: Dialect, bytes: &[u8], out: &mut Vec<u8>) {
+    if !needs_normalizing(dialect, bytes) {
+        out.extend_from_slice(bytes);
+        return;
+    }
     out.reserve(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
@@ -121,6 +151,11 @@ pub(crate) fn normalize(dialect: Dialect, bytes: &[u8], out: &mut Vec<u8>) {
 /// are percent-encoded and the hex digits of its `%xx` upper-cased; nothing
 /// is decoded, and the URL is left as given.
 pub(crate) fn escape_google_pattern(bytes: &[u8], out: &mut Vec<u8>) {
+    // Most patterns need nothing done, as the reference library notes too.
+    if bytes.is_ascii() && memchr(b'%', bytes).is_none() {
+        out.extend_from_slice(bytes);
+        return;
+    }
     out.reserve(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
@@ -156,23 +191,82 @@ pub(crate) struct Glob {
     /// Whether the pattern ends in `*` (or is only stars): then the last
     /// segment may be followed by anything even when anchored.
     pub open_end: bool,
+    /// The segments' total length: a shorter path cannot match.
+    pub min_len: u32,
+    /// Every octet of the segments: a path that lacks one cannot match.
+    pub needs: ByteSet,
+}
+
+/// A set of octets, as a 256-bit map.
+///
+/// Most `*` rules need an octet that most paths lack (`?`, `=`, `.`);
+/// comparing two maps is four word operations, where finding a segment in
+/// the path is a search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ByteSet([u64; 4]);
+
+impl ByteSet {
+    pub fn of(bytes: &[u8]) -> ByteSet {
+        let mut set = ByteSet::default();
+        for &b in bytes {
+            set.0[usize::from(b >> 6)] |= 1 << (b & 63);
+        }
+        set
+    }
+
+    /// Whether every octet of `self` is in `other`.
+    #[inline]
+    pub fn is_subset(&self, other: &ByteSet) -> bool {
+        (0..4).all(|i| self.0[i] & !other.0[i] == 0)
+    }
 }
 
 impl Glob {
+    /// A glob over segments already copied into the arena.
+    pub fn new(arena: &[u8], segments: Vec<(u32, u32)>, anchored: bool, open_end: bool) -> Glob {
+        let min_len = segments
+            .iter()
+            .map(|&(a, b)| b - a)
+            .fold(0u32, u32::saturating_add);
+        let mut needs = ByteSet::default();
+        for &(a, b) in &segments {
+            let seg = ByteSet::of(&arena[a as usize..b as usize]);
+            (0..4).for_each(|i| needs.0[i] |= seg.0[i]);
+        }
+        Glob {
+            segments,
+            anchored,
+            open_end,
+            min_len,
+            needs,
+        }
+    }
+
     /// Whether the glob matches `text` (the path after the literal prefix).
     ///
     /// Taking the leftmost place for each segment is enough: `*` absorbs
     /// anything, so an earlier end never loses a match. Each search starts
     /// where the last one ended, so the cost is linear in the path.
-    pub fn matches(&self, arena: &[u8], text: &[u8]) -> bool {
-        let mut pos = 0;
-        let n = self.segments.len();
-        for (i, &(a, b)) in self.segments.iter().enumerate() {
-            let seg = &arena[a as usize..b as usize];
-            let last = i + 1 == n;
-            if last && self.anchored && !self.open_end {
-                return text.len() - pos >= seg.len() && text.ends_with(seg);
+    pub fn matches(&self, arena: &[u8], mut text: &[u8]) -> bool {
+        if text.len() < self.min_len as usize {
+            return false;
+        }
+        let mut segments = self.segments.as_slice();
+        if self.anchored && !self.open_end {
+            // The last segment must end the path: the cheapest test first.
+            let Some((&(a, b), rest)) = segments.split_last() else {
+                return true;
+            };
+            let last = &arena[a as usize..b as usize];
+            if !text.ends_with(last) {
+                return false;
             }
+            text = &text[..text.len() - last.len()];
+            segments = rest;
+        }
+        let mut pos = 0;
+        for &(a, b) in segments {
+            let seg = &arena[a as usize..b as usize];
             match find(&text[pos..], seg) {
                 Some(at) => pos += at + seg.len(),
                 None => return false,
@@ -219,7 +313,11 @@ mod tests {
 
     fn path(url: &str) -> String {
         let (p, slash) = path_of(url);
-        format!("{}{}", if slash { "/" } else { "" }, std::str::from_utf8(p).unwrap())
+        format!(
+            "{}{}",
+            if slash { "/" } else { "" },
+            std::str::from_utf8(p).unwrap()
+        )
     }
 
     // dialects.md "what is matched": path, params and query, no fragment.
@@ -261,7 +359,11 @@ mod tests {
     fn glob(pattern: &str) -> (Glob, Vec<u8>) {
         let arena = pattern.as_bytes().to_vec();
         let anchored = pattern.ends_with('$');
-        let body = if anchored { &pattern[..pattern.len() - 1] } else { pattern };
+        let body = if anchored {
+            &pattern[..pattern.len() - 1]
+        } else {
+            pattern
+        };
         let mut segments = Vec::new();
         let mut start = 0;
         for (i, c) in body.char_indices() {
@@ -276,7 +378,7 @@ mod tests {
             segments.push((start as u32, body.len() as u32));
         }
         let open_end = body.ends_with('*');
-        (Glob { segments, anchored, open_end }, arena)
+        (Glob::new(&arena, segments, anchored, open_end), arena)
     }
 
     #[test]
@@ -290,6 +392,23 @@ mod tests {
         assert!(!g.matches(&a, b"bxa"));
         let (g, a) = glob("*ab");
         assert!(g.matches(&a, b"aab"));
+    }
+
+    #[test]
+    fn path_start_is_found_in_words_and_tail() {
+        let cases: [(&[u8], Option<usize>); 8] = [
+            (b"", None),
+            (b"abc", None),
+            (b"abcdefgh", None),
+            (b"abcdefghij/", Some(10)),
+            (b"abcdefg?", Some(7)),
+            (b";", Some(0)),
+            (b"ab/cdefg;ijklmnop", Some(2)),
+            (b"\x80\xff\x2e\x30abcd;", Some(8)),
+        ];
+        for (s, want) in cases {
+            assert_eq!(find_any(s, *b"/?;"), want, "{s:?}");
+        }
     }
 
     #[test]

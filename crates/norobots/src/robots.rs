@@ -112,7 +112,9 @@ impl Robots {
     /// assert_eq!(group.rules().next().unwrap().pattern(), "/x");
     /// ```
     pub fn groups(&self) -> impl ExactSizeIterator<Item = Group<'_>> + '_ {
-        self.groups.iter().map(move |data| Group { robots: self, data })
+        self.groups
+            .iter()
+            .map(move |data| Group { robots: self, data })
     }
 
     /// The `Sitemap` lines, wherever they are in the file.
@@ -474,7 +476,9 @@ pub enum DiagnosticKind {
     RuleOutsideGroup,
     /// A group-level extension (`Crawl-delay`, …) before any `User-agent`: ignored.
     ExtensionOutsideGroup,
-    /// A line that is not a `name: value` pair: ignored.
+    /// A line without `:`. `rfc9309` and `google` accept it when it is two
+    /// words (`Disallow /x`), as the reference library does; otherwise it
+    /// is ignored.
     MissingSeparator,
     /// A field name the dialect accepts only as a known misspelling.
     MisspelledField,
@@ -496,6 +500,31 @@ pub enum DiagnosticKind {
     BodyTruncated,
 }
 
+impl DiagnosticKind {
+    /// A stable, machine-readable name (`snake_case`), for JSON output and
+    /// for tools that filter diagnostics.
+    ///
+    /// ```
+    /// assert_eq!(norobots::DiagnosticKind::MisspelledField.as_str(), "misspelled_field");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DiagnosticKind::RuleOutsideGroup => "rule_outside_group",
+            DiagnosticKind::ExtensionOutsideGroup => "extension_outside_group",
+            DiagnosticKind::MissingSeparator => "missing_separator",
+            DiagnosticKind::MisspelledField => "misspelled_field",
+            DiagnosticKind::UnknownField => "unknown_field",
+            DiagnosticKind::IgnoredField => "ignored_field",
+            DiagnosticKind::InvalidValue => "invalid_value",
+            DiagnosticKind::LineTruncated => "line_truncated",
+            DiagnosticKind::NulByte => "nul_byte",
+            DiagnosticKind::InvalidUtf8 => "invalid_utf8",
+            DiagnosticKind::ByteOrderMark => "byte_order_mark",
+            DiagnosticKind::BodyTruncated => "body_truncated",
+        }
+    }
+}
+
 impl fmt::Display for DiagnosticKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -512,7 +541,9 @@ impl fmt::Display for DiagnosticKind {
             DiagnosticKind::NulByte => "NUL octet; the rest of the line was dropped",
             DiagnosticKind::InvalidUtf8 => "octets that are not UTF-8",
             DiagnosticKind::ByteOrderMark => "byte order mark skipped",
-            DiagnosticKind::BodyTruncated => "body longer than the byte limit; the rest was not read",
+            DiagnosticKind::BodyTruncated => {
+                "body longer than the byte limit; the rest was not read"
+            }
         })
     }
 }

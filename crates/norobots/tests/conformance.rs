@@ -24,20 +24,39 @@ fn seed_cases_hold_in_every_tagged_dialect() {
             let got = robots.matcher(agent).is_allowed(url);
             *checked.entry(dialect).or_insert(0) += 1;
             if got != want {
-                failures.push(format!("{} [{dialect}]: want {want}, got {got}", case["id"]));
+                failures.push(format!(
+                    "{} [{dialect}]: want {want}, got {got}",
+                    case["id"]
+                ));
             }
         }
     }
     eprintln!("seed cases checked per dialect: {checked:?}");
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
-    assert_eq!(data.lines().filter(|l| !l.trim().is_empty()).count(), 141, "every case was read");
-    assert_eq!(checked.values().sum::<usize>(), 430, "every (case, dialect) pair ran");
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert_eq!(
+        data.lines().filter(|l| !l.trim().is_empty()).count(),
+        141,
+        "every case was read"
+    );
+    assert_eq!(
+        checked.values().sum::<usize>(),
+        430,
+        "every (case, dialect) pair ran"
+    );
 }
 
 /// `../shared` beside the repository, as CI has it.
 fn shared() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    if dir.join("conformance/google_corpus_verdicts.jsonl").exists() {
+    if dir
+        .join("conformance/google_corpus_verdicts.jsonl")
+        .exists()
+    {
         return Some(dir);
     }
     if std::env::var_os("CI").is_some_and(|v| v == "true") {
@@ -50,7 +69,8 @@ fn shared() -> Option<PathBuf> {
 /// Agreement with the reference library on real files; returns (agreeing
 /// URLs, all URLs, disagreements with their file, agent and URL).
 fn corpus_agreement(dialect: Dialect, shared: &Path) -> (usize, usize, Vec<String>) {
-    let rows = std::fs::read_to_string(shared.join("conformance/google_corpus_verdicts.jsonl")).unwrap();
+    let rows =
+        std::fs::read_to_string(shared.join("conformance/google_corpus_verdicts.jsonl")).unwrap();
     let corpus = shared.join("corpus");
     let (mut agree, mut total, mut diffs) = (0, 0, Vec::new());
     let mut last: Option<(String, Robots)> = None;
@@ -59,7 +79,10 @@ fn corpus_agreement(dialect: Dialect, shared: &Path) -> (usize, usize, Vec<Strin
         let file = row["file"].as_str().unwrap();
         if last.as_ref().is_none_or(|(f, _)| f != file) {
             let body = std::fs::read(corpus.join(file)).unwrap();
-            last = Some((file.to_string(), Robots::parse_with(&body, &ParseOptions::new(dialect))));
+            last = Some((
+                file.to_string(),
+                Robots::parse_with(&body, &ParseOptions::new(dialect)),
+            ));
         }
         let robots = &last.as_ref().unwrap().1;
         let agent = row["agent"].as_str().unwrap();
@@ -87,7 +110,12 @@ fn google_dialect_agrees_with_reference_on_corpus() {
     let (agree, total, diffs) = corpus_agreement(Dialect::Google, &shared);
     eprintln!("google: {agree}/{total} URL verdicts agree");
     assert!(total > 1_000_000, "the corpus verdicts were read ({total})");
-    assert!(diffs.is_empty(), "{} disagreements, first:\n{}", diffs.len(), diffs[..diffs.len().min(30)].join("\n"));
+    assert!(
+        diffs.is_empty(),
+        "{} disagreements, first:\n{}",
+        diffs.len(),
+        diffs[..diffs.len().min(30)].join("\n")
+    );
 }
 
 #[test]
@@ -105,7 +133,9 @@ fn rfc9309_agreement_with_reference_on_corpus_is_reported() {
     let mut classes = std::collections::BTreeMap::<&str, (usize, &String)>::new();
     for d in &diffs {
         let url = d.split(' ').nth(2).unwrap_or("").trim_end_matches(':');
-        let path = url.split_once("://").map_or(url, |(_, rest)| &rest[rest.find('/').unwrap_or(rest.len())..]);
+        let path = url.split_once("://").map_or(url, |(_, rest)| {
+            &rest[rest.find('/').unwrap_or(rest.len())..]
+        });
         let class = if path.starts_with("/robots.txt") {
             "/robots.txt always allowed (RFC 9309 2.2.2)"
         } else if url.contains('%') || !url.is_ascii() {
@@ -125,7 +155,10 @@ fn rfc9309_agreement_with_reference_on_corpus_is_reported() {
         eprintln!("  {n:>7}  {class}   e.g. {example}");
     }
     assert!(total > 1_000_000);
-    assert!(!classes.contains_key("other"), "unexplained rfc9309 differences");
+    assert!(
+        !classes.contains_key("other"),
+        "unexplained rfc9309 differences"
+    );
 }
 
 fn memchr_find(hay: &[u8], needle: &[u8]) -> bool {

@@ -1,0 +1,321 @@
+//! `norobots check`: one verdict per URL against one robots file.
+
+use std::io::{self, BufRead, BufWriter, Write};
+
+use norobots::{Dialect, Matcher, ParseOptions, Verdict};
+
+use crate::error::CliError;
+use crate::input::RobotsSource;
+
+/// How each verdict is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `allowed<TAB>URL` or `disallowed<TAB>URL`.
+    Plain,
+    /// Plain, then `<TAB>line N: Kind: pattern` or `<TAB>no rule`.
+    Explain,
+    /// One JSON object per line: `url`, `allowed` and `rule` (or `null`).
+    Json,
+}
+
+/// Everything `norobots check` needs, already validated as far as the
+/// command line alone allows.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    /// The dialect to parse and match with.
+    pub dialect: Dialect,
+    /// Where the robots file comes from.
+    pub robots: RobotsSource,
+    /// The robot whose rules apply (a product token or full User-Agent).
+    pub agent: String,
+    /// URLs given as arguments; when empty, URLs are streamed from stdin.
+    pub urls: Vec<String>,
+    /// How to print the verdicts.
+    pub format: Format,
+}
+
+/// What the run found; `main` turns it into the exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every URL checked was allowed (also when there were none).
+    AllAllowed,
+    /// At least one URL was disallowed.
+    SomeDisallowed,
+}
+
+/// Runs `norobots check` against the real stdin and stdout.
+pub fn run(options: &CheckOptions) -> Result<Outcome, CliError> {
+    if options.robots == RobotsSource::Stdin && options.urls.is_empty() {
+        // Both would need the same stream, and there is no way to tell where
+        // the robots file ends and the URL list begins.
+        return Err(CliError::Usage(
+            "`--robots -` reads the robots file from stdin, so the URLs must be given as arguments"
+                .to_string(),
+        ));
+    }
+    let robots = options.robots.load(&ParseOptions::new(options.dialect))?;
+    // Compiled once: per-URL work is then just matching.
+    let matcher = robots.matcher(&options.agent);
+
+    let stdout = io::stdout();
+    let mut report = Report::new(BufWriter::new(stdout.lock()), options.format);
+    let result = if options.urls.is_empty() {
+        report.stream(&matcher, io::stdin().lock())
+    } else {
+        report.all(&matcher, options.urls.iter().map(String::as_str))
+    };
+    report.finish(result)
+}
+
+/// Prints verdicts to a writer and remembers whether any URL was disallowed.
+///
+/// Generic over the writer so the formatting and the broken-pipe handling
+/// can be tested without a process.
+pub struct Report<W: Write> {
+    out: W,
+    format: Format,
+    any_disallowed: bool,
+}
+
+impl<W: Write> Report<W> {
+    /// A report that writes to `out` in `format`.
+    pub fn new(out: W, format: Format) -> Self {
+        Report {
+            out,
+            format,
+            any_disallowed: false,
+        }
+    }
+
+    /// Checks one URL and prints its verdict.
+    pub fn url(&mut self, matcher: &Matcher, url: &str) -> Result<(), CliError> {
+        let verdict = matcher.check(url);
+        self.any_disallowed |= !verdict.allowed;
+        write_verdict(&mut self.out, self.format, url, &verdict).map_err(CliError::Write)
+    }
+
+    /// Checks each URL of an iterator, in order.
+    pub fn all<'u>(
+        &mut self,
+        matcher: &Matcher,
+        urls: impl IntoIterator<Item = &'u str>,
+    ) -> Result<(), CliError> {
+        urls.into_iter().try_for_each(|url| self.url(matcher, url))
+    }
+
+    /// Checks one URL per line of `input`.
+    ///
+    /// Reuses one line buffer so memory stays flat however long the list
+    /// is, and emits one output line per input line (blank ones included)
+    /// so output lines stay aligned with input lines.
+    pub fn stream(&mut self, matcher: &Matcher, mut input: impl BufRead) -> Result<(), CliError> {
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            let read = input
+                .read_until(b'\n', &mut line)
+                .map_err(CliError::ReadUrls)?;
+            if read == 0 {
+                return Ok(());
+            }
+            // Borrows when the line is valid UTF-8, so the common case does
+            // not allocate.
+            let url = String::from_utf8_lossy(strip_line_ending(&line));
+            self.url(matcher, &url)?;
+        }
+    }
+
+    /// Flushes the output and settles the outcome of the run.
+    ///
+    /// A broken pipe means whoever reads the output (`head`, say) has seen
+    /// enough; that ends the run quietly, with the status of the URLs
+    /// checked so far, instead of being reported as an error.
+    pub fn finish(mut self, result: Result<(), CliError>) -> Result<Outcome, CliError> {
+        let result = result.and_then(|()| self.out.flush().map_err(CliError::Write));
+        match result {
+            Ok(()) => Ok(self.outcome()),
+            Err(CliError::Write(err)) if err.kind() == io::ErrorKind::BrokenPipe => {
+                Ok(self.outcome())
+            }
+            Err(err) => Err(err),
+        }
+    }
+
+    fn outcome(&self) -> Outcome {
+        if self.any_disallowed {
+            Outcome::SomeDisallowed
+        } else {
+            Outcome::AllAllowed
+        }
+    }
+}
+
+/// Removes one `\n` and then one `\r`, so LF and CRLF lists both work but a
+/// URL is otherwise kept byte for byte.
+fn strip_line_ending(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+fn write_verdict(
+    out: &mut impl Write,
+    format: Format,
+    url: &str,
+    verdict: &Verdict<'_>,
+) -> io::Result<()> {
+    match format {
+        Format::Plain => write_plain(out, url, verdict)?,
+        Format::Explain => {
+            write_plain(out, url, verdict)?;
+            match verdict.rule {
+                Some(rule) => write!(
+                    out,
+                    "\tline {}: {}: {}",
+                    rule.line,
+                    rule.kind.as_str(),
+                    rule.pattern
+                )?,
+                None => out.write_all(b"\tno rule")?,
+            }
+        }
+        Format::Json => write_json(out, url, verdict)?,
+    }
+    out.write_all(b"\n")
+}
+
+fn write_plain(out: &mut impl Write, url: &str, verdict: &Verdict<'_>) -> io::Result<()> {
+    out.write_all(if verdict.allowed {
+        b"allowed\t"
+    } else {
+        b"disallowed\t"
+    })?;
+    out.write_all(url.as_bytes())
+}
+
+/// Writes the object field by field rather than through a `serde_json::Value`
+/// so that keys keep the documented order (`url`, `allowed`, `rule`) and a
+/// million URLs cost no allocation each.
+fn write_json(out: &mut impl Write, url: &str, verdict: &Verdict<'_>) -> io::Result<()> {
+    out.write_all(b"{\"url\":")?;
+    serde_json::to_writer(&mut *out, url)?;
+    write!(out, ",\"allowed\":{},\"rule\":", verdict.allowed)?;
+    match verdict.rule {
+        Some(rule) => {
+            write!(
+                out,
+                "{{\"line\":{},\"kind\":\"{}\",\"pattern\":",
+                rule.line,
+                rule.kind.as_str()
+            )?;
+            serde_json::to_writer(&mut *out, rule.pattern)?;
+            out.write_all(b"}")?;
+        }
+        None => out.write_all(b"null")?,
+    }
+    out.write_all(b"}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use norobots::Robots;
+
+    fn matcher(body: &str, dialect: Dialect) -> Matcher {
+        Robots::parse_with(body.as_bytes(), &ParseOptions::new(dialect)).matcher("bot")
+    }
+
+    fn render(format: Format, body: &str, input: &[u8]) -> (String, Outcome) {
+        let matcher = matcher(body, Dialect::Rfc9309);
+        let mut out = Vec::new();
+        let mut report = Report::new(&mut out, format);
+        let result = report.stream(&matcher, input);
+        let outcome = report.finish(result).unwrap();
+        (String::from_utf8(out).unwrap(), outcome)
+    }
+
+    #[test]
+    fn strip_line_ending_removes_one_lf_then_one_cr() {
+        assert_eq!(strip_line_ending(b"/a\n"), b"/a");
+        assert_eq!(strip_line_ending(b"/a\r\n"), b"/a");
+        assert_eq!(strip_line_ending(b"/a"), b"/a");
+        assert_eq!(strip_line_ending(b"/a\r"), b"/a");
+        assert_eq!(strip_line_ending(b"/a\r\r\n"), b"/a\r");
+        assert_eq!(strip_line_ending(b"/a\n\n"), b"/a\n");
+    }
+
+    #[test]
+    fn stream_prints_one_line_per_input_line_including_blank_and_unterminated() {
+        let (out, outcome) = render(
+            Format::Plain,
+            "User-agent: *\nDisallow: /private\n",
+            b"/ok\r\n\n/private/x",
+        );
+        assert_eq!(out, "allowed\t/ok\nallowed\t\ndisallowed\t/private/x\n");
+        assert_eq!(outcome, Outcome::SomeDisallowed);
+    }
+
+    #[test]
+    fn stream_converts_invalid_utf8_lossily() {
+        let (out, outcome) = render(Format::Plain, "", b"/caf\xe9\n");
+        assert_eq!(out, "allowed\t/caf\u{fffd}\n");
+        assert_eq!(outcome, Outcome::AllAllowed);
+    }
+
+    #[test]
+    fn json_escapes_url_and_keeps_key_order() {
+        let (out, _) = render(
+            Format::Json,
+            "User-agent: *\nDisallow: /a\"b\n",
+            b"/a\"b\n/c\n",
+        );
+        let mut lines = out.lines();
+        assert_eq!(
+            lines.next().unwrap(),
+            r#"{"url":"/a\"b","allowed":false,"rule":{"line":2,"kind":"Disallow","pattern":"/a\"b"}}"#
+        );
+        assert_eq!(
+            lines.next().unwrap(),
+            r#"{"url":"/c","allowed":true,"rule":null}"#
+        );
+        assert_eq!(lines.next(), None);
+    }
+
+    /// A writer whose reader has gone away, as stdout is under `| head`
+    /// once `head` exits.
+    struct ClosedPipe;
+
+    impl Write for ClosedPipe {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Err(io::ErrorKind::BrokenPipe.into())
+        }
+    }
+
+    #[test]
+    fn broken_pipe_ends_the_run_quietly_with_status_so_far() {
+        let matcher = matcher("User-agent: *\nDisallow: /\n", Dialect::Rfc9309);
+        let mut report = Report::new(ClosedPipe, Format::Plain);
+        let result = report.stream(&matcher, &b"/a\n/b\n"[..]);
+        assert!(matches!(result, Err(CliError::Write(_))));
+        assert_eq!(report.finish(result).unwrap(), Outcome::SomeDisallowed);
+    }
+
+    #[test]
+    fn other_write_errors_are_reported() {
+        struct Full;
+        impl Write for Full {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::Error::other("disk full"))
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let matcher = matcher("", Dialect::Rfc9309);
+        let mut report = Report::new(Full, Format::Plain);
+        let result = report.all(&matcher, ["/a"]);
+        assert!(matches!(report.finish(result), Err(CliError::Write(_))));
+    }
+}

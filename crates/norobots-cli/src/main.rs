@@ -1,0 +1,259 @@
+//! `norobots`: check URLs against a robots.txt file from the command line.
+//!
+//! This file only parses arguments, reports errors and picks exit codes;
+//! the work is in [`check`] and [`parse`].
+
+mod check;
+mod error;
+mod input;
+mod parse;
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::error::ErrorKind;
+use clap::{Args, Parser, Subcommand};
+use norobots::Dialect;
+
+use crate::check::{CheckOptions, Format, Outcome};
+use crate::error::CliError;
+use crate::input::RobotsSource;
+
+/// Exit status for success: every URL is allowed, or `parse` read the file.
+const EXIT_OK: u8 = 0;
+/// Exit status when at least one URL is disallowed.
+const EXIT_DISALLOWED: u8 = 1;
+/// Exit status for usage and input errors, clap's included.
+const EXIT_ERROR: u8 = 2;
+
+/// The dialect table, shared by the help of every subcommand that takes
+/// `--dialect`; a macro because `concat!` accepts only literals.
+macro_rules! dialects_help {
+    () => {
+        "\
+Dialects:
+  norobots1994  A Standard for Robot Exclusion (1994): User-agent and Disallow
+                only; any matching Disallow excludes
+  draft1996     the 1996 Internet-Draft: adds Allow; the first matching rule
+                decides
+  rfc9309       RFC 9309 (2022), the default: * and $ wildcards; the longest
+                matching rule decides, Allow wins ties
+  google        RFC 9309 as Google's reference parser reads it, quirks included"
+    };
+}
+
+const CHECK_AFTER_HELP: &str = concat!(
+    dialects_help!(),
+    "
+
+Output, one line per URL, in input order:
+  allowed<TAB>URL  or  disallowed<TAB>URL
+  --explain appends  <TAB>line N: Allow|Disallow: PATTERN  or  <TAB>no rule
+  --json prints instead (and wins over --explain)
+    {\"url\":URL,\"allowed\":BOOL,\"rule\":{\"line\":N,\"kind\":KIND,\"pattern\":P}|null}
+
+Exit status:
+  0  every URL is allowed (or there were none)
+  1  at least one URL is disallowed
+  2  usage or input error; a one-line message is printed on stderr"
+);
+
+const TOP_AFTER_HELP: &str = concat!(
+    dialects_help!(),
+    "
+
+Exit status:
+  0  success; for check, every URL is allowed
+  1  check: at least one URL is disallowed
+  2  usage or input error; a one-line message is printed on stderr
+
+Run `norobots check --help` for the output formats."
+);
+
+const PARSE_AFTER_HELP: &str = concat!(
+    dialects_help!(),
+    "
+
+Exit status:
+  0  the file was read (diagnostics do not change the status)
+  2  usage or input error; a one-line message is printed on stderr"
+);
+
+/// Check URLs against robots.txt files, in four dialects of the Robots
+/// Exclusion Protocol.
+#[derive(Debug, Parser)]
+#[command(
+    name = "norobots",
+    version,
+    after_help = TOP_AFTER_HELP,
+    // A bare `norobots` is a usage error like any other: one line, exit 2.
+    arg_required_else_help = false
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Say whether a robot may fetch each URL.
+    ///
+    /// URLs come from the arguments or, when there are none, from stdin, one
+    /// per line (LF or CRLF); stdin is streamed, so lists of any length work.
+    #[command(after_help = CHECK_AFTER_HELP)]
+    Check(CheckArgs),
+    /// Show how a robots.txt file is read: groups, rules, sitemaps, diagnostics.
+    #[command(after_help = PARSE_AFTER_HELP)]
+    Parse(ParseArgs),
+}
+
+#[derive(Debug, Args)]
+struct CheckArgs {
+    /// Dialect to read the file by: norobots1994, draft1996, rfc9309 or google.
+    #[arg(long, value_name = "DIALECT", default_value = Dialect::default().name())]
+    dialect: String,
+
+    /// The robots.txt file, or `-` to read it from stdin (URLs must then be
+    /// given as arguments).
+    #[arg(long, value_name = "FILE")]
+    robots: PathBuf,
+
+    /// The robot to check for: a product token such as `Googlebot` or a full
+    /// User-Agent header value.
+    #[arg(long, value_name = "AGENT")]
+    agent: String,
+
+    /// Also print the rule that decided each URL, with its line number.
+    #[arg(long)]
+    explain: bool,
+
+    /// Print one JSON object per URL instead of text (always includes the rule).
+    #[arg(long)]
+    json: bool,
+
+    /// URLs or paths to check (`https://host/a?b` or `/a?b`); read from stdin
+    /// when none are given.
+    #[arg(value_name = "URL")]
+    urls: Vec<OsString>,
+}
+
+impl CheckArgs {
+    fn into_options(self) -> Result<CheckOptions, CliError> {
+        let format = if self.json {
+            Format::Json
+        } else if self.explain {
+            Format::Explain
+        } else {
+            Format::Plain
+        };
+        Ok(CheckOptions {
+            dialect: parse_dialect(&self.dialect)?,
+            robots: RobotsSource::from_arg(self.robots),
+            agent: self.agent,
+            // Lossy like URLs read from stdin, so arguments and stdin behave alike.
+            urls: self
+                .urls
+                .iter()
+                .map(|url| url.to_string_lossy().into_owned())
+                .collect(),
+            format,
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+struct ParseArgs {
+    /// Dialect to read the file by: norobots1994, draft1996, rfc9309 or google.
+    #[arg(long, value_name = "DIALECT", default_value = Dialect::default().name())]
+    dialect: String,
+
+    /// The robots.txt file, or `-` to read it from stdin.
+    #[arg(long, value_name = "FILE")]
+    robots: PathBuf,
+
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+impl ParseArgs {
+    fn into_options(self) -> Result<parse::ParseCommand, CliError> {
+        Ok(parse::ParseCommand {
+            dialect: parse_dialect(&self.dialect)?,
+            robots: RobotsSource::from_arg(self.robots),
+            json: self.json,
+        })
+    }
+}
+
+/// Parsed here rather than by a clap value parser so that the message is the
+/// core's own one-liner, not wrapped in clap's "invalid value" sentence.
+fn parse_dialect(name: &str) -> Result<Dialect, CliError> {
+    name.parse::<Dialect>()
+        .map_err(|err| CliError::Usage(err.to_string()))
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err)
+            if matches!(
+                err.kind(),
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+            ) =>
+        {
+            err.exit()
+        }
+        Err(err) => return fail(&clap_message(&err)),
+    };
+    let result = match cli.command {
+        Command::Check(args) => args
+            .into_options()
+            .and_then(|options| check::run(&options))
+            .map(|outcome| match outcome {
+                Outcome::AllAllowed => EXIT_OK,
+                Outcome::SomeDisallowed => EXIT_DISALLOWED,
+            }),
+        Command::Parse(args) => args
+            .into_options()
+            .and_then(|command| parse::run(&command))
+            .map(|()| EXIT_OK),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => fail(&err),
+    }
+}
+
+/// Prints `norobots: error: <what>` and returns the error exit status.
+fn fail(what: &dyn std::fmt::Display) -> ExitCode {
+    // Not eprintln!: it panics if stderr is gone, and there is nobody left to
+    // tell anyway.
+    let _ = writeln!(io::stderr().lock(), "norobots: error: {what}");
+    ExitCode::from(EXIT_ERROR)
+}
+
+/// Squeezes clap's multi-line error into one line so that every error the
+/// tool prints has the same shape, while keeping clap's wording and tips.
+/// The usage block and the "try --help" footer are dropped.
+fn clap_message(err: &clap::Error) -> String {
+    let rendered = err.render().to_string();
+    let rendered = rendered.strip_prefix("error: ").unwrap_or(&rendered);
+    let message = rendered
+        .split("\n\n")
+        .map(|paragraph| paragraph.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|paragraph| {
+            !paragraph.is_empty()
+                && !paragraph.starts_with("Usage:")
+                && !paragraph.starts_with("For more information")
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    if message.is_empty() {
+        err.kind().to_string()
+    } else {
+        message
+    }
+}

@@ -1,0 +1,197 @@
+//! `norobots parse`: show how a robots file is read, for people debugging
+//! one (which group did my rule land in? was that line ignored, and why?).
+
+use std::io::{self, BufWriter, Write};
+
+use norobots::{Dialect, Group, ParseOptions, Robots, VisitTime};
+use serde_json::{json, Value};
+
+use crate::error::CliError;
+use crate::input::RobotsSource;
+
+/// Everything `norobots parse` needs.
+#[derive(Clone, Debug)]
+pub struct ParseCommand {
+    /// The dialect to parse with.
+    pub dialect: Dialect,
+    /// Where the robots file comes from.
+    pub robots: RobotsSource,
+    /// Print one JSON document instead of text.
+    pub json: bool,
+}
+
+/// Runs `norobots parse` against the real stdout.
+pub fn run(command: &ParseCommand) -> Result<(), CliError> {
+    let robots = command.robots.load(&ParseOptions::new(command.dialect))?;
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let result = if command.json {
+        write_json(&robots, &mut out)
+    } else {
+        write_text(&robots, &mut out)
+    }
+    .and_then(|()| out.flush());
+    match result {
+        // As in `check`: a reader that stopped reading is not an error.
+        Err(err) if err.kind() != io::ErrorKind::BrokenPipe => Err(CliError::Write(err)),
+        _ => Ok(()),
+    }
+}
+
+/// The text dump: one item per line, rules in the same `line N: Kind:
+/// pattern` shape that `check --explain` prints.
+pub fn write_text(robots: &Robots, out: &mut impl Write) -> io::Result<()> {
+    writeln!(out, "dialect: {}", robots.dialect())?;
+    if robots.truncated() {
+        writeln!(out, "truncated: the body was cut at the byte limit")?;
+    }
+    for group in robots.groups() {
+        write_group_text(group, out)?;
+    }
+    for field in robots.sitemaps() {
+        writeln!(out, "sitemap (line {}): {}", field.line(), field.value())?;
+    }
+    for field in robots.hosts() {
+        writeln!(out, "host (line {}): {}", field.line(), field.value())?;
+    }
+    for field in robots.other_fields() {
+        writeln!(
+            out,
+            "other field (line {}): {}: {}",
+            field.line(),
+            field.name(),
+            field.value()
+        )?;
+    }
+    for diagnostic in robots.diagnostics() {
+        writeln!(out, "diagnostic: {diagnostic}")?;
+    }
+    Ok(())
+}
+
+fn write_group_text(group: Group<'_>, out: &mut impl Write) -> io::Result<()> {
+    let agents: Vec<_> = group.agents().collect();
+    writeln!(out, "group (line {}): {}", group.line(), agents.join(", "))?;
+    for rule in group.rules() {
+        writeln!(
+            out,
+            "  line {}: {}: {}",
+            rule.line(),
+            rule.kind(),
+            rule.pattern()
+        )?;
+    }
+    if let Some(delay) = group.crawl_delay() {
+        writeln!(out, "  crawl-delay: {delay}")?;
+    }
+    if let Some(rate) = group.request_rate() {
+        writeln!(out, "  request-rate: {}/{}s", rate.requests, rate.seconds)?;
+    }
+    if let Some(window) = group.visit_time() {
+        let (start, end) = visit_window(window);
+        writeln!(out, "  visit-time: {start}-{end} UTC")?;
+    }
+    Ok(())
+}
+
+/// The JSON dump: a single pretty-printed document. Unlike `check --json`
+/// it is small and written once, so a `Value` is the simplest way to build it.
+pub fn write_json(robots: &Robots, out: &mut impl Write) -> io::Result<()> {
+    let groups: Vec<Value> = robots.groups().map(group_json).collect();
+    let field = |field: norobots::Field<'_>| json!({"line": field.line(), "value": field.value()});
+    let document = json!({
+        "dialect": robots.dialect().name(),
+        "truncated": robots.truncated(),
+        "groups": groups,
+        "sitemaps": robots.sitemaps().map(field).collect::<Vec<_>>(),
+        "hosts": robots.hosts().map(field).collect::<Vec<_>>(),
+        "other_fields": robots
+            .other_fields()
+            .map(|f| json!({"line": f.line(), "name": f.name(), "value": f.value()}))
+            .collect::<Vec<_>>(),
+        "diagnostics": robots
+            .diagnostics()
+            .iter()
+            .map(|d| json!({"line": d.line, "code": d.kind.as_str(), "message": d.kind.to_string()}))
+            .collect::<Vec<_>>(),
+    });
+    serde_json::to_writer_pretty(&mut *out, &document)?;
+    out.write_all(b"\n")
+}
+
+fn group_json(group: Group<'_>) -> Value {
+    json!({
+        "line": group.line(),
+        "agents": group.agents().collect::<Vec<_>>(),
+        "rules": group
+            .rules()
+            .map(|rule| json!({
+                "line": rule.line(),
+                "kind": rule.kind().as_str(),
+                "pattern": rule.pattern(),
+            }))
+            .collect::<Vec<_>>(),
+        "crawl_delay": group.crawl_delay(),
+        "request_rate": group
+            .request_rate()
+            .map(|rate| json!({"requests": rate.requests, "seconds": rate.seconds})),
+        "visit_time": group.visit_time().map(|window| {
+            let (start, end) = visit_window(window);
+            json!({"start": start, "end": end})
+        }),
+    })
+}
+
+/// The window as `hhmm` strings, the way robots files write it.
+fn visit_window(window: VisitTime) -> (String, String) {
+    let hhmm = |minute: u16| format!("{:02}{:02}", minute / 60, minute % 60);
+    (hhmm(window.start_minute), hhmm(window.end_minute))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BODY: &[u8] = b"User-agent: a\nUser-agent: b\nDisallow: /x\nAllow: /x/y\n\
+        Crawl-delay: 2.5\nRequest-rate: 1/10m\nVisit-time: 0100-0330\n\
+        Sitemap: https://example.com/s.xml\nDisalow: /typo\n";
+
+    #[test]
+    fn text_dump_lists_groups_rules_extensions_sitemaps_and_diagnostics() {
+        let robots = Robots::parse_with(BODY, &ParseOptions::new(Dialect::Google));
+        let mut out = Vec::new();
+        write_text(&robots, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        for needle in [
+            "dialect: google\n",
+            "group (line 1): a, b\n",
+            "  line 3: Disallow: /x\n",
+            "  line 4: Allow: /x/y\n",
+            "  crawl-delay: 2.5\n",
+            "  request-rate: 1/600s\n",
+            "  visit-time: 0100-0330 UTC\n",
+            "sitemap (line 8): https://example.com/s.xml\n",
+        ] {
+            assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
+        }
+    }
+
+    #[test]
+    fn json_dump_is_one_document_with_every_section() {
+        let robots = Robots::parse_with(BODY, &ParseOptions::new(Dialect::Rfc9309));
+        let mut out = Vec::new();
+        write_json(&robots, &mut out).unwrap();
+        let value: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(value["dialect"], "rfc9309");
+        assert_eq!(value["truncated"], false);
+        assert_eq!(value["groups"][0]["agents"], json!(["a", "b"]));
+        assert_eq!(
+            value["groups"][0]["rules"][0],
+            json!({"line": 3, "kind": "Disallow", "pattern": "/x"})
+        );
+        assert_eq!(value["sitemaps"][0]["line"], 8);
+        assert!(value["diagnostics"].is_array());
+        assert!(value["hosts"].is_array());
+        assert!(value["other_fields"].is_array());
+    }
+}
