@@ -306,16 +306,16 @@ impl Matcher {
         let arena = std::mem::take(&mut self.arena);
         let key = |e: &Entry| &arena[e.key.0 as usize..e.key.1 as usize];
         // Sort small (prefix, index) pairs instead of the entries: the first
-        // sixteen octets, big-endian, decide most comparisons in one step.
-        let mut sorted: Vec<(u128, u32)> = entries
+        // eight octets, big-endian, decide most comparisons in one step.
+        let mut sorted: Vec<(u64, u32)> = entries
             .iter()
             .enumerate()
             .map(|(i, e)| {
-                let mut head = [0u8; 16];
+                let mut head = [0u8; 8];
                 let k = key(e);
-                let n = k.len().min(16);
+                let n = k.len().min(8);
                 head[..n].copy_from_slice(&k[..n]);
-                (u128::from_be_bytes(head), i as u32)
+                (u64::from_be_bytes(head), i as u32)
             })
             .collect();
         sorted.sort_unstable_by(|a, b| {
