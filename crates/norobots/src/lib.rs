@@ -37,6 +37,7 @@ mod matcher;
 mod parse;
 mod pattern;
 mod robots;
+mod scan;
 
 pub use agent::product_token;
 pub use dialect::{Dialect, ParseDialectError};

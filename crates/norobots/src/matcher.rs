@@ -16,7 +16,10 @@ use memchr::memchr;
 
 use crate::agent;
 use crate::parse::is_global_agent;
-use crate::pattern::{escape_google_pattern, needs_normalizing, normalize, path_of, ByteSet, Glob};
+use crate::pattern::{
+    escape_google_pattern, needs_normalizing, normalize, path_of, pattern_needs_rewrite, ByteSet,
+    Glob,
+};
 use crate::{Dialect, Robots, RuleKind};
 
 /// The compiled rules of one robot.
@@ -185,7 +188,7 @@ impl Matcher {
             .map(|r| (r.span.end - r.span.start) as usize)
             .sum();
         m.rules.reserve(n_rules);
-        m.text.reserve(n_bytes);
+        let mut text = Vec::with_capacity(n_bytes);
         m.arena.reserve(n_bytes + n_bytes / 4);
         let mut entries = Vec::with_capacity(n_rules);
         let mut scratch = Vec::new();
@@ -201,28 +204,31 @@ impl Matcher {
                     continue;
                 }
                 let order = m.rules.len() as u32;
-                let start = m.text.len() as u32;
-                match std::str::from_utf8(raw) {
-                    Ok(text) => m.text.push_str(text),
-                    Err(_) => m.text.push_str(&String::from_utf8_lossy(raw)),
-                }
+                let start = text.len() as u32;
+                text.extend_from_slice(raw);
                 m.rules.push(RuleInfo {
                     line: rule.line,
                     kind: rule.kind,
-                    text: (start, m.text.len() as u32),
+                    text: (start, text.len() as u32),
                 });
-                scratch.clear();
-                match dialect {
-                    Dialect::Google => escape_google_pattern(raw, &mut scratch),
-                    _ => normalize(dialect, raw, &mut scratch),
-                }
-                m.add_rule(&mut entries, &scratch, rule.kind, order);
+                // Most patterns are already in canonical form: no copy then.
+                let pattern = if pattern_needs_rewrite(dialect, raw) {
+                    scratch.clear();
+                    match dialect {
+                        Dialect::Google => escape_google_pattern(raw, &mut scratch),
+                        _ => normalize(dialect, raw, &mut scratch),
+                    }
+                    &scratch[..]
+                } else {
+                    raw
+                };
+                m.add_rule(&mut entries, pattern, rule.kind, order);
                 if dialect == Dialect::Google && rule.kind == RuleKind::Allow {
                     // The reference library also allows `/x/` for an Allow
                     // of `/x/index.htm` or `/x/index.html` (or longer).
-                    if let Some(slash) = scratch.iter().rposition(|&b| b == b'/') {
-                        if scratch[slash..].starts_with(b"/index.htm") {
-                            let mut dir = scratch[..=slash].to_vec();
+                    if let Some(slash) = pattern.iter().rposition(|&b| b == b'/') {
+                        if pattern[slash..].starts_with(b"/index.htm") {
+                            let mut dir = pattern[..=slash].to_vec();
                             dir.push(b'$');
                             m.add_rule(&mut entries, &dir, rule.kind, order);
                         }
@@ -230,6 +236,7 @@ impl Matcher {
                 }
             }
         }
+        m.text = display_text(text, &mut m.rules);
         m.build(entries);
         m
     }
@@ -610,6 +617,27 @@ impl fmt::Display for Verdict<'_> {
         match self.rule {
             Some(rule) => write!(f, " by {rule}"),
             None => f.write_str(" (no rule)"),
+        }
+    }
+}
+
+/// The rules' patterns as one string. Checking UTF-8 once over all of them
+/// is cheaper than once per rule; only a file with invalid UTF-8 pays for a
+/// second, lossy pass that moves the spans.
+fn display_text(bytes: Vec<u8>, rules: &mut [RuleInfo]) -> String {
+    match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let bytes = e.into_bytes();
+            let mut text = String::with_capacity(bytes.len());
+            for rule in rules {
+                let start = text.len() as u32;
+                text.push_str(&String::from_utf8_lossy(
+                    &bytes[rule.text.0 as usize..rule.text.1 as usize],
+                ));
+                rule.text = (start, text.len() as u32);
+            }
+            text
         }
     }
 }

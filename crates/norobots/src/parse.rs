@@ -2,11 +2,12 @@
 //! field names, each the way its dialect's text (or the reference library)
 //! says.
 
-use memchr::{memchr, memchr2};
+use memchr::memchr2;
 
 use crate::agent;
 use crate::group::{parse_crawl_delay, RequestRate, VisitTime};
 use crate::robots::{FieldData, GroupData, RuleData, Span};
+use crate::scan::find_any;
 use crate::{Diagnostic, DiagnosticKind, Dialect, Robots, RuleKind};
 
 /// How to read a body: the dialect and a byte limit.
@@ -130,16 +131,9 @@ impl<'b> Parser<'b> {
         let mut line_no = 0usize;
         while pos <= body.len() {
             line_no += 1;
-            let (eol, next) = match memchr2(b'\n', b'\r', &body[pos..]) {
-                Some(i) => {
-                    let eol = pos + i;
-                    let crlf = body[eol] == b'\r' && body.get(eol + 1) == Some(&b'\n');
-                    (eol, eol + 1 + usize::from(crlf))
-                }
-                None => (body.len(), body.len() + 1),
-            };
-            self.line(line_no, pos, eol);
-            pos = next;
+            let line = scan_line(body, pos);
+            self.line(line_no, pos, &line);
+            pos = line.next;
         }
     }
 
@@ -167,31 +161,26 @@ impl<'b> Parser<'b> {
         self.robots.diagnostics.push(Diagnostic { line, kind });
     }
 
-    fn line(&mut self, line_no: usize, start: usize, mut end: usize) {
-        if let Some(i) = memchr(0, &self.body[start..end]) {
-            end = start + i;
+    fn line(&mut self, line_no: usize, start: usize, line: &Line) {
+        let mut end = line.content_end;
+        if line.nul {
             self.diag(line_no, DiagnosticKind::NulByte);
         }
         if self.dialect == Dialect::Google && end - start > GOOGLE_MAX_LINE {
             end = start + GOOGLE_MAX_LINE;
             self.diag(line_no, DiagnosticKind::LineTruncated);
         }
-        let raw = (start, end);
-        let (start, end) = match memchr(b'#', &self.body[start..end]) {
-            Some(i) => (start, start + i),
-            None => (start, end),
-        };
+        let colon = line.colon.filter(|&c| c < end);
         let (start, end) = trim(self.body, start, end);
         if start == end {
             // The legacy texts end a record at a blank line; a line that
             // held only a comment is "discarded completely" (1994 standard).
-            let had_comment = end != raw.1 || memchr(b'#', &self.body[raw.0..raw.1]).is_some();
-            if self.dialect.is_legacy() && !had_comment {
+            if self.dialect.is_legacy() && !line.comment && !line.nul {
                 self.open = false;
             }
             return;
         }
-        let Some((key, value)) = self.split(line_no, start, end) else {
+        let Some((key, value)) = self.split(line_no, start, end, colon) else {
             return;
         };
         let (kind, misspelled) = classify(self.dialect, &self.body[key.0..key.1]);
@@ -233,10 +222,11 @@ impl<'b> Parser<'b> {
         line_no: usize,
         start: usize,
         end: usize,
+        colon: Option<usize>,
     ) -> Option<((usize, usize), (usize, usize))> {
         let body = self.body;
-        let (key_end, value_start) = match memchr(b':', &body[start..end]) {
-            Some(i) => (start + i, start + i + 1),
+        let (key_end, value_start) = match colon {
+            Some(c) => (c, c + 1),
             None => {
                 self.diag(line_no, DiagnosticKind::MissingSeparator);
                 if self.dialect.is_legacy() {
@@ -346,6 +336,65 @@ impl<'b> Parser<'b> {
             self.diag(line as usize, DiagnosticKind::InvalidValue);
         }
     }
+}
+
+/// Where a line's parts are, found in one pass over its octets.
+struct Line {
+    /// End of the content: the first NUL or `#`, or the end of the line.
+    content_end: usize,
+    /// The first `:` before `content_end`.
+    colon: Option<usize>,
+    /// Whether a `#` ended the content.
+    comment: bool,
+    /// Whether a NUL ended the content.
+    nul: bool,
+    /// Where the next line starts (past CR, LF or CRLF); past the body's end
+    /// for the last line.
+    next: usize,
+}
+
+fn scan_line(body: &[u8], start: usize) -> Line {
+    let mut line = Line {
+        content_end: 0,
+        colon: None,
+        comment: false,
+        nul: false,
+        next: 0,
+    };
+    let mut i = start;
+    // Until the first `:`, then without it (values hold URLs full of `:`),
+    // then, past a comment or NUL, only the end of the line matters.
+    let stop = loop {
+        let found = match line.colon {
+            None => find_any(&body[i..], *b"\n\r\0#:"),
+            Some(_) => find_any(&body[i..], *b"\n\r\0#"),
+        };
+        let Some(k) = found else { break None };
+        let at = i + k;
+        match body[at] {
+            b':' => {
+                line.colon = Some(at);
+                i = at + 1;
+            }
+            _ => break Some(at),
+        }
+    };
+    let eol = match stop {
+        None => body.len(),
+        Some(at) if body[at] == b'\n' || body[at] == b'\r' => at,
+        Some(at) => {
+            line.comment = body[at] == b'#';
+            line.nul = body[at] == 0;
+            memchr2(b'\n', b'\r', &body[at..]).map_or(body.len(), |k| at + k)
+        }
+    };
+    line.content_end = stop.filter(|_| line.comment || line.nul).unwrap_or(eol);
+    line.next = match body.get(eol) {
+        None => body.len() + 1,
+        Some(b'\r') if body.get(eol + 1) == Some(&b'\n') => eol + 2,
+        Some(_) => eol + 1,
+    };
+    line
 }
 
 fn span(start: usize, end: usize) -> Span {

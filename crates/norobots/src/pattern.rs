@@ -3,6 +3,7 @@
 
 use memchr::{memchr, memmem};
 
+use crate::scan::find_any;
 use crate::Dialect;
 
 /// The part of a URL that rules match: path, `;params` and `?query`, without
@@ -38,42 +39,23 @@ pub(crate) fn path_of(url: &str) -> (&[u8], bool) {
     }
 }
 
-/// The first octet of `bytes` that is one of `NEEDLES`.
-///
-/// URLs are short, where `memchr`'s set-up costs more than the search, so
-/// this tests eight octets per step with the "has a zero byte" trick on
-/// `u64` words.
-#[inline]
-fn find_any<const N: usize>(bytes: &[u8], needles: [u8; N]) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let zero_in = |x: u64| x.wrapping_sub(LO) & !x & HI;
-    let mut chunks = bytes.chunks_exact(8);
-    let mut at = 0;
-    for chunk in &mut chunks {
-        let w = u64::from_le_bytes(chunk.try_into().expect("eight octets"));
-        let hits = needles
-            .iter()
-            .fold(0, |acc, &n| acc | zero_in(w ^ (LO * u64::from(n))));
-        if hits != 0 {
-            // The lowest flagged byte is exact; only higher ones can be false.
-            return Some(at + hits.trailing_zeros() as usize / 8);
-        }
-        at += 8;
-    }
-    chunks
-        .remainder()
-        .iter()
-        .position(|b| needles.contains(b))
-        .map(|i| at + i)
-}
-
 /// Whether [`normalize`] would change `bytes` in `dialect`.
 pub(crate) fn needs_normalizing(dialect: Dialect, bytes: &[u8]) -> bool {
     match dialect {
         Dialect::Rfc9309 => !bytes.is_ascii() || memchr(b'%', bytes).is_some(),
         Dialect::Draft1996 => memchr(b'%', bytes).is_some(),
+        // The reference library leaves the URL as given.
         Dialect::Norobots1994 | Dialect::Google => false,
+    }
+}
+
+/// Whether a rule's pattern must be rewritten before it is compiled: as a
+/// URL path would be, but in `google` the pattern is escaped (see
+/// [`escape_google_pattern`]).
+pub(crate) fn pattern_needs_rewrite(dialect: Dialect, bytes: &[u8]) -> bool {
+    match dialect {
+        Dialect::Google => !bytes.is_ascii() || memchr(b'%', bytes).is_some(),
+        _ => needs_normalizing(dialect, bytes),
     }
 }
 
@@ -151,11 +133,6 @@ pub(crate) fn normalize(dialect: Dialect, bytes: &[u8], out: &mut Vec<u8>) {
 /// are percent-encoded and the hex digits of its `%xx` upper-cased; nothing
 /// is decoded, and the URL is left as given.
 pub(crate) fn escape_google_pattern(bytes: &[u8], out: &mut Vec<u8>) {
-    // Most patterns need nothing done, as the reference library notes too.
-    if bytes.is_ascii() && memchr(b'%', bytes).is_none() {
-        out.extend_from_slice(bytes);
-        return;
-    }
     out.reserve(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
@@ -392,23 +369,6 @@ mod tests {
         assert!(!g.matches(&a, b"bxa"));
         let (g, a) = glob("*ab");
         assert!(g.matches(&a, b"aab"));
-    }
-
-    #[test]
-    fn path_start_is_found_in_words_and_tail() {
-        let cases: [(&[u8], Option<usize>); 8] = [
-            (b"", None),
-            (b"abc", None),
-            (b"abcdefgh", None),
-            (b"abcdefghij/", Some(10)),
-            (b"abcdefg?", Some(7)),
-            (b";", Some(0)),
-            (b"ab/cdefg;ijklmnop", Some(2)),
-            (b"\x80\xff\x2e\x30abcd;", Some(8)),
-        ];
-        for (s, want) in cases {
-            assert_eq!(find_any(s, *b"/?;"), want, "{s:?}");
-        }
     }
 
     #[test]
