@@ -33,6 +33,7 @@
 mod agent;
 mod dialect;
 mod group;
+mod index;
 mod matcher;
 mod parse;
 mod pattern;

@@ -15,6 +15,7 @@ use std::fmt;
 use memchr::memchr;
 
 use crate::agent;
+use crate::index::{TailIndex, MIN_TAILS};
 use crate::parse::is_global_agent;
 use crate::pattern::{
     escape_google_pattern, needs_normalizing, normalize, path_of, pattern_needs_rewrite, ByteSet,
@@ -62,6 +63,7 @@ pub struct Matcher {
     child_bytes: Vec<u8>,
     child_nodes: Vec<u32>,
     tails: Vec<Tail>,
+    indexes: Vec<TailIndex>,
     rules: Vec<RuleInfo>,
     /// The rules' patterns as written, for [`Verdict`].
     text: String,
@@ -76,7 +78,11 @@ struct Node {
     prefix_rank: u64,
     exact_rank: u64,
     tails: (u32, u32),
+    /// Into `Matcher::indexes` when the node has many tails, else `NO_INDEX`.
+    index: u32,
 }
+
+const NO_INDEX: u32 = u32::MAX;
 
 #[derive(Clone, Debug)]
 struct Tail {
@@ -168,6 +174,7 @@ impl Matcher {
             child_bytes: Vec::new(),
             child_nodes: Vec::new(),
             tails: Vec::new(),
+            indexes: Vec::new(),
             rules: Vec::new(),
             text: String::new(),
             crawl_delay: None,
@@ -335,7 +342,10 @@ impl Matcher {
             &arena[e.key.0 as usize..e.key.1 as usize]
         };
         self.nodes.reserve(entries.len() * 2 + 1);
-        self.nodes.push(Node::default());
+        self.nodes.push(Node {
+            index: NO_INDEX,
+            ..Node::default()
+        });
         // (node, first entry, end entry, depth)
         let mut work = vec![(0usize, 0usize, sorted.len(), 0usize)];
         let mut tails: Vec<Tail> = Vec::new();
@@ -359,21 +369,35 @@ impl Matcher {
             }
             tails.sort_unstable_by_key(|t| std::cmp::Reverse(t.rank));
             let t0 = self.tails.len() as u32;
+            if tails.len() >= MIN_TAILS {
+                self.nodes[node].index = self.indexes.len() as u32;
+                self.indexes
+                    .push(TailIndex::build(&arena, tails.iter().map(|t| &t.glob)));
+            }
             self.tails.append(&mut tails);
             self.nodes[node].tails = (t0, self.tails.len() as u32);
             let c0 = self.child_bytes.len() as u32;
             while i < hi {
                 let byte = key_at(i)[depth];
-                let mut j = i + 1;
-                while j < hi && key_at(j)[depth] == byte {
-                    j += 1;
+                // Keys are sorted, so the group is found by bisection: a
+                // scan would make `/a`, `/aa`, `/aaa`, ... quadratic.
+                let (mut a, mut b) = (i + 1, hi);
+                while a < b {
+                    let mid = a + (b - a) / 2;
+                    if key_at(mid)[depth] == byte {
+                        a = mid + 1;
+                    } else {
+                        b = mid;
+                    }
                 }
+                let j = a;
                 let (first, last) = (key_at(i), key_at(j - 1));
                 let lcp = first.iter().zip(last).take_while(|(a, b)| a == b).count();
                 let start = entries[sorted[i].1 as usize].key.0 + depth as u32;
                 let child = self.nodes.len();
                 self.nodes.push(Node {
                     label: (start, start + (lcp - depth) as u32),
+                    index: NO_INDEX,
                     ..Node::default()
                 });
                 self.child_bytes.push(byte);
@@ -450,7 +474,23 @@ impl Matcher {
         seen: &mut Option<ByteSet>,
         best: u64,
     ) -> u64 {
-        for tail in &self.tails[node.tails.0 as usize..node.tails.1 as usize] {
+        let tails = &self.tails[node.tails.0 as usize..node.tails.1 as usize];
+        if node.index != NO_INDEX {
+            let mut best = best;
+            let rest = &path[pos..];
+            self.indexes[node.index as usize].for_each_candidate(rest, |t| {
+                let tail = &tails[t as usize];
+                let seen = seen.get_or_insert_with(|| ByteSet::of(path));
+                if tail.rank > best
+                    && tail.glob.needs.is_subset(seen)
+                    && tail.glob.matches(&self.arena, rest)
+                {
+                    best = tail.rank;
+                }
+            });
+            return best;
+        }
+        for tail in tails {
             if tail.rank <= best {
                 break;
             }
