@@ -1,0 +1,277 @@
+//! Prints a markdown table of norobots against the best peer for each
+//! measure, from the results of `cargo bench -p norobots-bench --bench peers`.
+//!
+//! ```text
+//! cargo run -p norobots-bench --bin ratios --release [CRITERION_DIR]
+//! ```
+//!
+//! It reads every `new/benchmark.json` (group, engine, throughput) and the
+//! `new/estimates.json` next to it under `target/criterion` (or
+//! `$CRITERION_HOME`, `$CARGO_TARGET_DIR/criterion`, or the folder given as
+//! the argument). Times are criterion's median estimate per iteration: the
+//! machine is shared and small, and the median shrugs off the odd slow
+//! sample that would drag the mean.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use norobots_bench::NOROBOTS;
+use serde_json::Value;
+
+/// What one iteration of a benchmark processed.
+#[derive(Clone, Copy, Debug)]
+enum Unit {
+    /// Bytes of robots.txt: shown as throughput, MB/s.
+    Bytes(u64),
+    /// URLs or files: shown as time per element.
+    Elements(u64),
+}
+
+/// One engine's result in one group.
+#[derive(Clone, Debug)]
+struct Measured {
+    engine: String,
+    /// Median nanoseconds per iteration.
+    nanos: f64,
+    unit: Unit,
+}
+
+impl Measured {
+    /// Cost of one byte or element in ns; lower is better for every unit,
+    /// which lets one comparison serve throughput and latency alike.
+    fn cost(&self) -> f64 {
+        match self.unit {
+            Unit::Bytes(n) | Unit::Elements(n) => self.nanos / n.max(1) as f64,
+        }
+    }
+
+    fn show(&self) -> String {
+        match self.unit {
+            // bytes per ns is GB/s; times 1000 gives MB/s (decimal).
+            Unit::Bytes(_) => format!("{:.1} MB/s", 1_000.0 / self.cost()),
+            Unit::Elements(_) => show_nanos(self.cost()),
+        }
+    }
+}
+
+fn show_nanos(ns: f64) -> String {
+    if ns < 1_000.0 {
+        format!("{ns:.1} ns")
+    } else if ns < 1_000_000.0 {
+        format!("{:.2} µs", ns / 1_000.0)
+    } else {
+        format!("{:.2} ms", ns / 1_000_000.0)
+    }
+}
+
+/// How much faster norobots is than `peer` (above 1) or slower (below 1).
+fn ratio_text(norobots: &Measured, peer: &Measured) -> String {
+    let speedup = peer.cost() / norobots.cost();
+    if speedup >= 1.0 {
+        format!("{speedup:.2}× (norobots faster)")
+    } else {
+        format!("{speedup:.2}× (norobots {:.2}× slower)", 1.0 / speedup)
+    }
+}
+
+/// Human name and reading hint for a group id; groups this table does not
+/// know still print, under their id.
+fn describe(group: &str) -> String {
+    match group {
+        "parse_compile" => "parse+compile, whole corpus (throughput)".to_owned(),
+        "warm_check" => "warm check, per URL".to_owned(),
+        "cold_check" => "cold: parse+compile+1 check, per file".to_owned(),
+        other => match other
+            .strip_prefix("scaling_")
+            .and_then(|s| s.strip_suffix("_rules"))
+        {
+            Some(rules) => format!("check vs synthetic {rules}-rule file, per URL"),
+            None => other.to_owned(),
+        },
+    }
+}
+
+/// Sort key of a group in the tables: `rank` first (see [`rank`]), then the
+/// group id and criterion's parameter, which also tell groups apart.
+type GroupKey = (Rank, String, Option<String>);
+
+/// Suite position, rule count for the scaling groups, id for unknown groups.
+type Rank = (usize, usize, String);
+
+/// Order of the groups in the table: the suite's order, then anything else.
+fn rank(group: &str) -> Rank {
+    let fixed = ["parse_compile", "warm_check", "cold_check"];
+    if let Some(i) = fixed.iter().position(|g| *g == group) {
+        return (i, 0, String::new());
+    }
+    let rules = group
+        .strip_prefix("scaling_")
+        .and_then(|s| s.strip_suffix("_rules"))
+        .and_then(|s| s.parse().ok());
+    match rules {
+        Some(n) => (fixed.len(), n, String::new()),
+        None => (fixed.len() + 1, 0, group.to_owned()),
+    }
+}
+
+fn criterion_dir() -> PathBuf {
+    if let Some(dir) = std::env::args_os().nth(1) {
+        return PathBuf::from(dir);
+    }
+    if let Some(dir) = std::env::var_os("CRITERION_HOME") {
+        return PathBuf::from(dir);
+    }
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
+        return PathBuf::from(dir).join("criterion");
+    }
+    // The workspace's target folder; this crate is <repo>/crates/norobots-bench.
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/criterion")
+}
+
+/// Every `new` folder below `dir` (criterion keeps the latest run there and
+/// older ones in `base`, which we ignore).
+fn new_dirs(dir: &Path, found: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if !path.is_dir() {
+            continue;
+        }
+        if path.file_name().is_some_and(|n| n == "new") {
+            found.push(path);
+        } else {
+            new_dirs(&path, found);
+        }
+    }
+}
+
+fn read_json(path: &Path) -> Option<Value> {
+    serde_json::from_slice(&fs::read(path).ok()?).ok()
+}
+
+/// `(group, value, result)` from one `new` folder, or `None` when it is not
+/// a complete benchmark with a throughput.
+fn read_result(dir: &Path) -> Option<(String, Option<String>, Measured)> {
+    let bench = read_json(&dir.join("benchmark.json"))?;
+    let estimates = read_json(&dir.join("estimates.json"))?;
+    let group = bench.get("group_id")?.as_str()?.to_owned();
+    let engine = bench.get("function_id")?.as_str()?.to_owned();
+    let value = bench
+        .get("value_str")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let throughput = bench.get("throughput")?;
+    let unit = if let Some(n) = throughput
+        .get("Bytes")
+        .or_else(|| throughput.get("BytesDecimal"))
+    {
+        Unit::Bytes(n.as_u64()?)
+    } else if let Some(n) = throughput.get("Elements") {
+        Unit::Elements(n.as_u64()?)
+    } else {
+        return None;
+    };
+    let nanos = estimates.get("median")?.get("point_estimate")?.as_f64()?;
+    Some((
+        group,
+        value,
+        Measured {
+            engine,
+            nanos,
+            unit,
+        },
+    ))
+}
+
+fn main() -> ExitCode {
+    let dir = criterion_dir();
+    // Canonical for the closing note, so it names the real folder.
+    let dir = fs::canonicalize(&dir).unwrap_or(dir);
+    let mut dirs = Vec::new();
+    new_dirs(&dir, &mut dirs);
+
+    // Results of every engine, per group, in table order.
+    let mut groups: BTreeMap<GroupKey, Vec<Measured>> = BTreeMap::new();
+    for d in &dirs {
+        if let Some((group, value, result)) = read_result(d) {
+            groups
+                .entry((rank(&group), group, value))
+                .or_default()
+                .push(result);
+        }
+    }
+    if groups.is_empty() {
+        eprintln!(
+            "no criterion results under {}; run `cargo bench -p norobots-bench --bench peers` first",
+            dir.display()
+        );
+        return ExitCode::FAILURE;
+    }
+
+    println!("## norobots vs the best peer\n");
+    println!("| measure | norobots | best peer | peer's figure | ratio |");
+    println!("| --- | ---: | --- | ---: | ---: |");
+    for ((_, group, value), results) in &groups {
+        let measure = match value {
+            Some(v) => format!("{} ({v})", describe(group)),
+            None => describe(group),
+        };
+        let ours = results.iter().find(|r| r.engine == NOROBOTS);
+        let best_peer = results
+            .iter()
+            .filter(|r| r.engine != NOROBOTS)
+            .min_by(|a, b| a.cost().total_cmp(&b.cost()));
+        match (ours, best_peer) {
+            (Some(ours), Some(peer)) => println!(
+                "| {measure} | {} | {} | {} | {} |",
+                ours.show(),
+                peer.engine,
+                peer.show(),
+                ratio_text(ours, peer)
+            ),
+            (Some(ours), None) => {
+                println!("| {measure} | {} | (no peer result) | | |", ours.show())
+            }
+            (None, Some(peer)) => println!(
+                "| {measure} | (no result) | {} | {} | |",
+                peer.engine,
+                peer.show()
+            ),
+            (None, None) => {}
+        }
+    }
+
+    println!("\n## Every engine\n");
+    for ((_, group, value), results) in &groups {
+        let mut results = results.clone();
+        results.sort_by(|a, b| a.cost().total_cmp(&b.cost()));
+        let ours = results.iter().find(|r| r.engine == NOROBOTS).cloned();
+        match value {
+            Some(v) => println!("### {} ({v})\n", describe(group)),
+            None => println!("### {}\n", describe(group)),
+        }
+        println!("| engine | figure | norobots vs it |");
+        println!("| --- | ---: | ---: |");
+        for r in &results {
+            let vs = match &ours {
+                Some(ours) if r.engine != NOROBOTS => ratio_text(ours, r),
+                _ => String::new(),
+            };
+            println!("| {} | {} | {vs} |", r.engine, r.show());
+        }
+        println!();
+    }
+
+    println!("Notes:");
+    println!("* Figures are criterion's median per iteration, divided by the bytes, URLs or files one iteration handles.");
+    println!("* A ratio above 1 means norobots is faster.");
+    println!(
+        "* robotstxt re-parses the file on every check: in `warm_check` it runs on a spread-out subset of the files, and in the scaling groups on the first 50 URLs; its figures are still per URL."
+    );
+    println!("* Results come from {}.", dir.display());
+    ExitCode::SUCCESS
+}
