@@ -115,9 +115,9 @@ mod tests {
     }
 
     #[test]
-    fn candidates_include_every_tail_whose_bigram_is_in_the_path() {
+    fn candidates_include_every_tail_whose_gram_is_in_the_path() {
         let mut arena = Vec::new();
-        let globs = vec![
+        let globs = [
             glob(&mut arena, &["?sort="]),
             glob(&mut arena, &["?sid="]),
             glob(&mut arena, &["xyz"]),

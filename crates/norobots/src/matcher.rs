@@ -837,6 +837,26 @@ mod tests {
         assert!(!allowed(Dialect::Draft1996, body, "bot", "/ab%00%00"));
     }
 
+    // A node with many `*` rules is searched through its gram index; the
+    // answers must be those of trying every rule.
+    #[test]
+    fn indexed_tails_decide_like_a_scan() {
+        let mut body = String::from("User-agent: *\n");
+        for i in 0..40 {
+            body.push_str(&format!("Disallow: /*?key{i}=\n"));
+        }
+        body.push_str("Allow: /*?key7=ok\nDisallow: /*.p\nDisallow: /x*$\n");
+        for d in [Dialect::Rfc9309, Dialect::Google] {
+            assert!(!allowed(d, &body, "bot", "/a/b?key7=1"));
+            assert!(allowed(d, &body, "bot", "/a/b?key7=ok"));
+            assert!(!allowed(d, &body, "bot", "/a?x=1&key39=2"));
+            assert!(allowed(d, &body, "bot", "/a?key40=1"));
+            assert!(!allowed(d, &body, "bot", "/a.p"));
+            assert!(!allowed(d, &body, "bot", "/xy"));
+            assert!(allowed(d, &body, "bot", "/a/b"));
+        }
+    }
+
     #[test]
     fn nested_prefixes_build_without_recursion() {
         let mut body = String::from("User-agent: *\n");
