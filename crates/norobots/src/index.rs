@@ -9,8 +9,31 @@
 //! four octets cannot be filed and are always tried.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::pattern::Glob;
+
+/// A multiplicative hash for the `u32` grams: the keys are not chosen to
+/// collide on purpose by anyone who gains from it (a file can only slow its
+/// own matcher's build), so SipHash's protection buys nothing here.
+#[derive(Default)]
+struct GramHasher(u64);
+
+impl Hasher for GramHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7CC1_B727_220A_95);
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.0 = u64::from(n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
 
 /// The index of one node's tails.
 #[derive(Clone, Debug)]
@@ -48,12 +71,10 @@ impl TailIndex {
                 .iter()
                 .map(|&(a, b)| &arena[a as usize..b as usize])
         };
-        let mut shared: HashMap<u32, u32> = HashMap::new();
+        let mut shared: HashMap<u32, u32, BuildHasherDefault<GramHasher>> = HashMap::default();
         for g in globs.clone() {
-            for seg in segments(g) {
-                for gram in grams(seg) {
-                    *shared.entry(gram).or_default() += 1;
-                }
+            for gram in segments(g).flat_map(grams) {
+                *shared.entry(gram).or_default() += 1;
             }
         }
         let mut index = TailIndex {

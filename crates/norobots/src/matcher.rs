@@ -21,6 +21,7 @@ use crate::pattern::{
     escape_google_pattern, needs_normalizing, normalize, path_of, pattern_needs_rewrite, ByteSet,
     Glob,
 };
+use crate::scan::common_prefix;
 use crate::{Dialect, Robots, RuleKind};
 
 /// The compiled rules of one robot.
@@ -392,7 +393,7 @@ impl Matcher {
                 }
                 let j = a;
                 let (first, last) = (key_at(i), key_at(j - 1));
-                let lcp = first.iter().zip(last).take_while(|(a, b)| a == b).count();
+                let lcp = depth + common_prefix(&first[depth..], &last[depth..]);
                 let start = entries[sorted[i].1 as usize].key.0 + depth as u32;
                 let child = self.nodes.len();
                 self.nodes.push(Node {

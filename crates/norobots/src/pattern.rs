@@ -3,7 +3,7 @@
 
 use memchr::{memchr, memmem};
 
-use crate::scan::find_any;
+use crate::scan::{find_any, has_percent_or_non_ascii};
 use crate::Dialect;
 
 /// The part of a URL that rules match: path, `;params` and `?query`, without
@@ -42,7 +42,7 @@ pub(crate) fn path_of(url: &str) -> (&[u8], bool) {
 /// Whether [`normalize`] would change `bytes` in `dialect`.
 pub(crate) fn needs_normalizing(dialect: Dialect, bytes: &[u8]) -> bool {
     match dialect {
-        Dialect::Rfc9309 => !bytes.is_ascii() || memchr(b'%', bytes).is_some(),
+        Dialect::Rfc9309 => has_percent_or_non_ascii(bytes),
         Dialect::Draft1996 => memchr(b'%', bytes).is_some(),
         // The reference library leaves the URL as given.
         Dialect::Norobots1994 | Dialect::Google => false,
@@ -54,7 +54,7 @@ pub(crate) fn needs_normalizing(dialect: Dialect, bytes: &[u8]) -> bool {
 /// [`escape_google_pattern`]).
 pub(crate) fn pattern_needs_rewrite(dialect: Dialect, bytes: &[u8]) -> bool {
     match dialect {
-        Dialect::Google => !bytes.is_ascii() || memchr(b'%', bytes).is_some(),
+        Dialect::Google => has_percent_or_non_ascii(bytes),
         _ => needs_normalizing(dialect, bytes),
     }
 }

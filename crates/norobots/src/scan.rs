@@ -32,9 +32,66 @@ pub(crate) fn find_any<const N: usize>(bytes: &[u8], needles: [u8; N]) -> Option
         .map(|i| at + i)
 }
 
+/// Whether `bytes` holds a `%` or a non-ASCII octet: the octets that make
+/// a path or pattern need rewriting. Eight octets per step.
+pub(crate) fn has_percent_or_non_ascii(bytes: &[u8]) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let w = u64::from_le_bytes(chunk.try_into().expect("eight octets"));
+        let x = w ^ (LO * u64::from(b'%'));
+        if (w | (x.wrapping_sub(LO) & !x)) & HI != 0 {
+            return true;
+        }
+    }
+    chunks.remainder().iter().any(|&b| b == b'%' || b >= 0x80)
+}
+
+/// The length of the longest common prefix of `a` and `b`, eight octets
+/// per step.
+pub(crate) fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n {
+        let x = u64::from_le_bytes(a[i..i + 8].try_into().expect("eight octets"));
+        let y = u64::from_le_bytes(b[i..i + 8].try_into().expect("eight octets"));
+        if x != y {
+            return i + (x ^ y).trailing_zeros() as usize / 8;
+        }
+        i += 8;
+    }
+    i + a[i..n]
+        .iter()
+        .zip(&b[i..n])
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn percent_and_non_ascii_are_found_anywhere() {
+        assert!(!has_percent_or_non_ascii(b""));
+        assert!(!has_percent_or_non_ascii(b"/plain/ascii/path?q=1"));
+        assert!(has_percent_or_non_ascii(b"/plain/ascii/path?q=%"));
+        assert!(has_percent_or_non_ascii(b"%"));
+        assert!(has_percent_or_non_ascii(b"/caf\xc3\xa9/and/more/octets"));
+        assert!(has_percent_or_non_ascii(b"/abcdefg\x80"));
+        // `%` is 0x25; its neighbours must not count.
+        assert!(!has_percent_or_non_ascii(b"$$$$&&&&$&$&$&"));
+    }
+
+    #[test]
+    fn common_prefix_counts_across_words() {
+        assert_eq!(common_prefix(b"", b"abc"), 0);
+        assert_eq!(common_prefix(b"abcdefghijk", b"abcdefghijx"), 10);
+        assert_eq!(common_prefix(b"abcdefgh", b"abcdefgh"), 8);
+        assert_eq!(common_prefix(b"abcXefghij", b"abcdefghij"), 3);
+        assert_eq!(common_prefix(b"abcdefghijklmnop", b"abcdefghijklmnopq"), 16);
+    }
 
     #[test]
     fn first_needle_is_found_in_words_and_tail() {
