@@ -66,3 +66,15 @@ struct ReadmeDoctests;
 pub fn is_allowed(body: &[u8], agent: &str, url: &str) -> bool {
     Robots::parse(body).matcher(agent).is_allowed(url)
 }
+
+#[cfg(test)]
+mod tests {
+    // The contract: a matcher is kept per host and shared between
+    // crawler threads.
+    #[test]
+    fn robots_and_matcher_are_send_and_sync() {
+        fn send_sync<T: Send + Sync + Clone>() {}
+        send_sync::<crate::Robots>();
+        send_sync::<crate::Matcher>();
+    }
+}
