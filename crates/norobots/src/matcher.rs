@@ -663,24 +663,30 @@ impl fmt::Display for Verdict<'_> {
 }
 
 /// The rules' patterns as one string. Checking UTF-8 once over all of them
-/// is cheaper than once per rule; only a file with invalid UTF-8 pays for a
-/// second, lossy pass that moves the spans.
+/// is cheaper than once per rule, but two invalid pieces can join into a
+/// valid character (`\xC3` + `\xA9`), so every span must also start and
+/// end on a character boundary. Otherwise, and for invalid UTF-8, a second,
+/// lossy pass converts each rule on its own and moves the spans.
 fn display_text(bytes: Vec<u8>, rules: &mut [RuleInfo]) -> String {
-    match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(e) => {
-            let bytes = e.into_bytes();
-            let mut text = String::with_capacity(bytes.len());
-            for rule in rules {
-                let start = text.len() as u32;
-                text.push_str(&String::from_utf8_lossy(
-                    &bytes[rule.text.0 as usize..rule.text.1 as usize],
-                ));
-                rule.text = (start, text.len() as u32);
-            }
-            text
+    let bytes = match String::from_utf8(bytes) {
+        Ok(text)
+            if rules.iter().all(|r| {
+                text.is_char_boundary(r.text.0 as usize) && text.is_char_boundary(r.text.1 as usize)
+            }) =>
+        {
+            return text
         }
+        Ok(text) => text.into_bytes(),
+        Err(e) => e.into_bytes(),
+    };
+    let mut text = String::with_capacity(bytes.len());
+    for rule in rules {
+        let start = text.len() as u32;
+        let piece = &bytes[rule.text.0 as usize..rule.text.1 as usize];
+        text.push_str(&String::from_utf8_lossy(piece));
+        rule.text = (start, text.len() as u32);
     }
+    text
 }
 
 /// A node's child by first octet: most nodes have a few children, where a
@@ -855,6 +861,23 @@ mod tests {
             assert!(!allowed(d, &body, "bot", "/a.p"));
             assert!(!allowed(d, &body, "bot", "/xy"));
             assert!(allowed(d, &body, "bot", "/a/b"));
+        }
+    }
+
+    // Found by the hostile-input tests: two rules that are invalid UTF-8
+    // alone but valid together must not share a character.
+    #[test]
+    fn rule_text_never_splits_a_character() {
+        let body = b"User-agent: *\nDisallow: /a\xC3\nDisallow: \xA9\n";
+        for d in Dialect::ALL {
+            let robots = Robots::parse_with(body, &ParseOptions::new(d));
+            let m = robots.matcher("bot");
+            let v = m.check("/a%C3");
+            assert!(
+                v.rule.is_none_or(|r| r.pattern == "/a\u{FFFD}"),
+                "{d}: {v:?}"
+            );
+            let _ = m.check("/a\u{e9}");
         }
     }
 

@@ -1,0 +1,1101 @@
+//! Hostile inputs: nothing panics, time grows linearly and memory stays
+//! proportional to the input, in every dialect.
+//!
+//! Each test bounds its wall time at about 10 times what it took in a debug
+//! build on a busy 2-core machine (up to 20 times for runs of a few
+//! milliseconds, where one preemption counts). Where size matters it also
+//! runs the same shape at `n` and about `4n` and asserts the time ratio stays
+//! under 10 (linear gives 4, quadratic 16) and the memory ratio under 6; the
+//! bounds alone would not catch a quadratic cost, the ratios do. Memory is
+//! counted by a global allocator that keeps a per-thread peak, and the tests
+//! of this file run one at a time (a mutex) so that their timings do not
+//! disturb each other.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use norobots::{Dialect, ParseOptions, Robots};
+
+// ---------------------------------------------------------------------------
+// Measuring
+
+struct CountingAlloc;
+
+thread_local! {
+    /// Bytes this thread has allocated and not freed, and the peak of that.
+    static LIVE: Cell<isize> = const { Cell::new(0) };
+    static PEAK: Cell<isize> = const { Cell::new(0) };
+}
+
+fn count(delta: isize) {
+    let _ = LIVE.try_with(|live| {
+        let now = live.get() + delta;
+        live.set(now);
+        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(now)));
+    });
+}
+
+// SAFETY: every call is forwarded to the system allocator unchanged; the
+// counters are plain thread-local cells that never allocate.
+unsafe impl GlobalAlloc for CountingAlloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count(layout.size() as isize);
+        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        count(-(layout.size() as isize));
+        // SAFETY: the caller upholds `GlobalAlloc::dealloc`'s contract.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count(new_size as isize - layout.size() as isize);
+        // SAFETY: the caller upholds `GlobalAlloc::realloc`'s contract.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: CountingAlloc = CountingAlloc;
+
+/// The tests of this file run one at a time: they measure time.
+fn serial() -> MutexGuard<'static, ()> {
+    static SERIAL: Mutex<()> = Mutex::new(());
+    SERIAL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Runs `f`, returning its time and the most memory it held at once.
+fn measure<T>(f: impl FnOnce() -> T) -> (T, Duration, usize) {
+    let start_live = LIVE.with(Cell::get);
+    PEAK.with(|p| p.set(start_live));
+    let start = Instant::now();
+    let out = f();
+    let elapsed = start.elapsed();
+    let peak = PEAK.with(Cell::get) - start_live;
+    (out, elapsed, peak.max(0) as usize)
+}
+
+/// Runs `work` on `make(sizes[0])` and on `make(sizes[1])`, an input about
+/// 4 times longer (the best of `runs` times each), and asserts:
+///
+/// * the larger run takes under `bound`;
+/// * per input octet it takes less than 2.5 times as long as the smaller
+///   one: under 10 times the time for 4 times the input, where linear costs
+///   give 4 and quadratic ones 16. Other engineers' builds share the
+///   machine, so a ratio over the limit is measured again, up to 3 times,
+///   each size keeping its best time; a real blowup fails every time;
+/// * per input octet it holds at most 1.5 times the memory of the smaller
+///   one, and at most `max_bytes_per_input_byte` (plus 1 MB).
+fn assert_linear<I: AsRef<[u8]>>(
+    what: &str,
+    sizes: [usize; 2],
+    runs: usize,
+    bound: Duration,
+    max_bytes_per_input_byte: usize,
+    make: impl Fn(usize) -> I,
+    work: impl Fn(&I),
+) {
+    let inputs = sizes.map(make);
+    let [small_len, large_len] = [inputs[0].as_ref().len(), inputs[1].as_ref().len()];
+    let input_ratio = large_len as f64 / small_len as f64;
+    assert!(
+        input_ratio > 3.0,
+        "{what}: the inputs are {small_len} B and {large_len} B"
+    );
+    let mut times = [Duration::MAX; 2];
+    let mut held = [0usize; 2];
+    let mut ratio = f64::INFINITY;
+    for attempt in 1..=3 {
+        for (k, input) in inputs.iter().enumerate() {
+            for _ in 0..runs {
+                let ((), t, m) = measure(|| work(input));
+                times[k] = times[k].min(t);
+                held[k] = held[k].max(m);
+            }
+        }
+        // Below a millisecond the ratio is noise; 1 ms stands in for the
+        // smaller time then.
+        ratio = times[1].as_secs_f64() / times[0].as_secs_f64().max(0.001);
+        if ratio < 2.5 * input_ratio && times[1] < bound {
+            break;
+        }
+        eprintln!("{what}: {ratio:.1}x the time on attempt {attempt}");
+    }
+    let ([small_t, large_t], [small_m, large_m]) = (times, held);
+    eprintln!(
+        "{what}: {small_len} B in {small_t:?} ({small_m} B held), \
+         {large_len} B in {large_t:?} ({large_m} B held)"
+    );
+    assert!(
+        large_t < bound,
+        "{what}: {large_len} B took {large_t:?} (bound {bound:?})"
+    );
+    assert!(
+        ratio < 2.5 * input_ratio,
+        "{what}: {input_ratio:.1}x the input took {ratio:.1}x the time \
+         ({small_t:?} -> {large_t:?})"
+    );
+    assert!(
+        large_m as f64 <= 1.5 * input_ratio * small_m.max(64 * 1024) as f64,
+        "{what}: {input_ratio:.1}x the input held {large_m} B against {small_m} B"
+    );
+    assert!(
+        large_m <= max_bytes_per_input_byte * large_len + (1 << 20),
+        "{what}: {large_m} B held for {large_len} B of input"
+    );
+}
+
+fn assert_within(what: &str, elapsed: Duration, bound: Duration) {
+    eprintln!("{what}: {elapsed:?}");
+    assert!(elapsed < bound, "{what} took {elapsed:?} (bound {bound:?})");
+}
+
+// ---------------------------------------------------------------------------
+// Inputs
+
+fn parse(dialect: Dialect, body: &[u8]) -> Robots {
+    Robots::parse_with(body, &ParseOptions::new(dialect))
+}
+
+/// Parses, walks every view, builds the matcher for `agent` and checks every
+/// URL, asserting `check` and `is_allowed` agree; returns how many URLs were
+/// disallowed.
+fn exercise(dialect: Dialect, body: &[u8], agent: &str, urls: &[&str]) -> usize {
+    let robots = parse(dialect, body);
+    let mut seen = 0usize;
+    for group in robots.groups() {
+        seen += group.agents().map(|a| a.len()).sum::<usize>();
+        seen += group
+            .rules()
+            .map(|r| r.pattern().len() + r.line())
+            .sum::<usize>();
+    }
+    seen += robots
+        .sitemaps()
+        .chain(robots.hosts())
+        .chain(robots.other_fields())
+        .count();
+    seen += robots.diagnostics().len();
+    std::hint::black_box(seen);
+    let matcher = robots.matcher(agent);
+    let mut disallowed = 0;
+    for url in urls {
+        let verdict = matcher.check(url);
+        assert_eq!(
+            verdict.allowed,
+            matcher.is_allowed(url),
+            "[{dialect}] {:.80}",
+            url
+        );
+        if let Some(rule) = verdict.rule {
+            assert_eq!(verdict.allowed, rule.kind == norobots::RuleKind::Allow);
+        }
+        disallowed += usize::from(!verdict.allowed);
+    }
+    disallowed
+}
+
+/// A small deterministic generator (xorshift64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+const BOTS: [&str; 9] = [
+    "*",
+    "Googlebot",
+    "Bingbot",
+    "Slurp",
+    "Baiduspider",
+    "YandexBot",
+    "DuckDuckBot",
+    "AhrefsBot",
+    "MJ12bot",
+];
+const WORDS: [&str; 24] = [
+    "admin",
+    "cgi-bin",
+    "search",
+    "cart",
+    "checkout",
+    "wp-admin",
+    "tmp",
+    "private",
+    "user",
+    "login",
+    "api",
+    "static",
+    "images",
+    "print",
+    "tag",
+    "category",
+    "feed",
+    "comments",
+    "trackback",
+    "wp-includes",
+    "cache",
+    "session",
+    "download",
+    "archive",
+];
+const EXTS: [&str; 6] = ["php", "pdf", "gif", "jpg", "cgi", "asp"];
+
+/// A robots.txt of about `size` bytes that looks like the real ones: groups
+/// for well-known robots, path and wildcard rules, comments, extensions,
+/// sitemaps, blank lines, some CRLF.
+fn real_looking(size: usize) -> Vec<u8> {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut out = String::with_capacity(size + 200);
+    while out.len() < size {
+        let eol = if rng.below(5) == 0 { "\r\n" } else { "\n" };
+        out.push_str(&format!("# rules for {}{eol}", rng.pick(&WORDS)));
+        for _ in 0..1 + rng.below(3) {
+            out.push_str(&format!("User-agent: {}{eol}", rng.pick(&BOTS)));
+        }
+        for _ in 0..5 + rng.below(30) {
+            let (w1, w2) = (rng.pick(&WORDS), rng.pick(&WORDS));
+            let n = rng.below(1000);
+            let line = match rng.below(12) {
+                0 => format!("Allow: /{w1}/{n}.html"),
+                1 => format!("Disallow: /*?{w1}="),
+                2 => format!("Disallow: /*.{}$", rng.pick(&EXTS)),
+                3 => format!("Disallow: /{w1}/*/{w2}"),
+                4 => format!("Disallow: /{w1}%20{w2}/"),
+                5 => format!("Crawl-delay: {}", rng.below(20)),
+                6 => format!("Disallow: /{w1}/{w2}-{n}/ # old"),
+                7 => "Disallow:".to_string(),
+                8 => format!("Noindex: /{w1}/"),
+                9 => format!("Allow: /{w1}/{w2}$"),
+                _ => format!("Disallow: /{w1}/{w2}-{n}/"),
+            };
+            out.push_str(&line);
+            out.push_str(eol);
+        }
+        match rng.below(4) {
+            0 => out.push_str(&format!(
+                "Sitemap: https://www.example.com/sitemap-{}.xml\n",
+                rng.below(99)
+            )),
+            1 => {
+                out.push_str("Host: www.example.com\nRequest-rate: 1/10s\nVisit-time: 0100-0500\n")
+            }
+            _ => {}
+        }
+        out.push_str(eol);
+    }
+    out.into_bytes()
+}
+
+fn real_looking_urls() -> Vec<String> {
+    let mut rng = Rng(42);
+    (0..200)
+        .map(|i| {
+            let (w1, w2) = (rng.pick(&WORDS), rng.pick(&WORDS));
+            match i % 5 {
+                0 => format!("https://www.example.com/{w1}/{w2}-{}/", rng.below(1000)),
+                1 => format!("https://www.example.com/{w1}/{}.html", rng.below(1000)),
+                2 => format!("/{w1}/x.{}", rng.pick(&EXTS)),
+                3 => format!("/{w1}/a/{w2}?{w1}=1"),
+                _ => format!("http://example.com/{w1}%20{w2}/"),
+            }
+        })
+        .collect()
+}
+
+/// Makes a body of about the given number of octets.
+type MakeBody = fn(usize) -> Vec<u8>;
+
+/// Makes a URL of about the given number of octets.
+type MakeUrl = fn(usize) -> String;
+
+fn refs(urls: &[String]) -> Vec<&str> {
+    urls.iter().map(String::as_str).collect()
+}
+
+// ---------------------------------------------------------------------------
+// Big files
+
+#[test]
+fn ten_megabyte_file_of_real_looking_rules_parses_and_matches_in_linear_time() {
+    let _serial = serial();
+    let urls = real_looking_urls();
+    let urls = refs(&urls);
+    for dialect in Dialect::ALL {
+        assert_linear(
+            &format!("[{dialect}] real-looking file"),
+            [10 << 20 >> 2, 10 << 20],
+            1,
+            Duration::from_secs(4),
+            16,
+            real_looking,
+            |body| {
+                let disallowed = exercise(dialect, body, "Googlebot/2.1", &urls);
+                assert!(disallowed > 0, "[{dialect}] some URL is disallowed");
+            },
+        );
+    }
+}
+
+#[test]
+fn one_megabyte_single_line_bodies_parse_in_linear_time() {
+    let _serial = serial();
+    let long = |n: usize| "a".repeat(n);
+    // (shape, body of about n octets, heap octets allowed per body octet)
+    let shapes: [(&str, MakeBody, usize); 9] = [
+        (
+            "rule line after a group",
+            |n| format!("User-agent: *\nDisallow: /{}\n", "a".repeat(n)).into_bytes(),
+            16,
+        ),
+        (
+            "whole body one rule",
+            |n| format!("Disallow: /{}", "a".repeat(n)).into_bytes(),
+            16,
+        ),
+        (
+            "agent line",
+            |n| format!("User-agent: {}\nDisallow: /", "b".repeat(n)).into_bytes(),
+            16,
+        ),
+        // The legacy dialects split this line into 350,000 one-word rules
+        // (the Lycos variant); their matcher peaks near 270 octets per rule.
+        (
+            "many words on a rule line",
+            |n| format!("User-agent: *\nDisallow:{}", " /a".repeat(n / 3)).into_bytes(),
+            128,
+        ),
+        (
+            "many words on an agent line",
+            |n| format!("User-agent:{}\nDisallow: /", " bot".repeat(n / 4)).into_bytes(),
+            32,
+        ),
+        ("no colon", |n| "x".repeat(n).into_bytes(), 16),
+        (
+            "two words, no colon",
+            |n| format!("Disallow /{}", "a".repeat(n)).into_bytes(),
+            16,
+        ),
+        (
+            "digits of a crawl delay",
+            |n| format!("User-agent: *\nCrawl-delay: {}", "9".repeat(n)).into_bytes(),
+            16,
+        ),
+        (
+            "request rate and visit time",
+            |n| {
+                format!(
+                    "User-agent: *\nRequest-rate: 1/{0}\nVisit-time: {0}-{0}",
+                    "1".repeat(n / 2)
+                )
+                .into_bytes()
+            },
+            16,
+        ),
+    ];
+    let urls_owned = [
+        format!("/{}", long(1000)),
+        "/".to_string(),
+        "/a".to_string(),
+    ];
+    let urls = refs(&urls_owned);
+    for dialect in Dialect::ALL {
+        for (shape, make, heap_per_octet) in &shapes {
+            assert_linear(
+                &format!("[{dialect}] 1 MB line: {shape}"),
+                [1 << 20, 4 << 20],
+                2,
+                Duration::from_secs(5),
+                *heap_per_octet,
+                make,
+                |body| {
+                    exercise(dialect, body, "bot", &urls);
+                },
+            );
+        }
+    }
+}
+
+#[test]
+fn hundred_thousand_rules_parse_build_and_match_in_linear_time() {
+    let _serial = serial();
+    let make = |n: usize| {
+        let mut body = String::from("User-agent: *\n");
+        for i in 0..n {
+            let kind = if i % 3 == 0 { "Allow" } else { "Disallow" };
+            body.push_str(&format!("{kind}: /dir{}/page{i}.html\n", i % 977));
+        }
+        body.into_bytes()
+    };
+    let urls_owned: Vec<String> = (0..1000)
+        .map(|i| format!("/dir{}/page{}.html", i * 7 % 977, i * 7))
+        .collect();
+    let urls = refs(&urls_owned);
+    for dialect in Dialect::ALL {
+        assert_linear(
+            &format!("[{dialect}] 100,000 rules"),
+            [25_000, 100_000],
+            3,
+            Duration::from_secs(3),
+            32,
+            make,
+            |body| {
+                let disallowed = exercise(dialect, body, "bot", &urls);
+                assert!(disallowed > 0, "[{dialect}]");
+            },
+        );
+    }
+}
+
+#[test]
+fn hundred_thousand_wildcard_rules_under_one_prefix_build_in_linear_time() {
+    let _serial = serial();
+    // Every rule is a tail of the same trie node.
+    let make = |n: usize| {
+        let mut body = String::from("User-agent: *\n");
+        for i in 0..n {
+            body.push_str(&format!("Disallow: /x*{i}*y$\n"));
+        }
+        body.into_bytes()
+    };
+    let urls = ["/x/1/y", "/x/0/y?", "/z", "/x"];
+    for dialect in Dialect::ALL {
+        assert_linear(
+            &format!("[{dialect}] 100,000 wildcard rules"),
+            [25_000, 100_000],
+            3,
+            Duration::from_secs(4),
+            64,
+            make,
+            |body| {
+                exercise(dialect, body, "bot", &urls);
+            },
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Wildcards
+
+/// `/*a*a*...*a*b$` with `stars` stars.
+fn star_a_pattern(stars: usize) -> String {
+    format!("/{}*b$", "*a".repeat(stars - 1))
+}
+
+#[test]
+fn star_a_patterns_with_ten_thousand_stars_match_ten_kilobyte_paths_in_linear_time() {
+    let _serial = serial();
+    // n is both the number of stars and the path length.
+    let make = |n: usize| {
+        let body = format!(
+            "User-agent: *\nDisallow: {}\nAllow: /{}*b\n",
+            star_a_pattern(n),
+            "*a".repeat(n - 1)
+        );
+        let urls = [
+            format!("/{}", "a".repeat(n)),
+            format!("/{}b", "a".repeat(n - 1)),
+            format!("/{}", "ab".repeat(n / 2)),
+            format!("/{}b?", "a".repeat(n)),
+            format!("/{}", "a".repeat(n * 3 / 4)),
+        ];
+        (body, urls)
+    };
+    for dialect in Dialect::ALL {
+        let (body, urls) = make(10_000);
+        let robots = parse(dialect, body.as_bytes());
+        let matcher = robots.matcher("bot");
+        let verdicts: Vec<bool> = urls.iter().map(|u| matcher.is_allowed(u)).collect();
+        match dialect {
+            // 9,999 `a` then a final `b`: only the second URL has both, and
+            // the Allow (one octet shorter) loses to the Disallow there.
+            Dialect::Rfc9309 => {
+                assert_eq!(verdicts, [true, false, true, true, true], "[{dialect}]")
+            }
+            // The reference library keeps 16,663 octets of a line: the
+            // Disallow becomes `/*a` x 8,326 and the Allow `/*a` x 8,327 `*`,
+            // longer, so wherever the Disallow matches the Allow does too.
+            Dialect::Google => {
+                assert_eq!(verdicts, [true; 5], "[{dialect}]");
+                let truncated = robots
+                    .diagnostics()
+                    .iter()
+                    .filter(|d| d.kind == norobots::DiagnosticKind::LineTruncated)
+                    .count();
+                assert_eq!(truncated, 2, "[{dialect}]");
+            }
+            Dialect::Norobots1994 | Dialect::Draft1996 => {
+                assert_eq!(verdicts, [true; 5], "[{dialect}] `*` is an octet")
+            }
+        }
+        let bound = Duration::from_secs(2);
+        assert_linear(
+            &format!("[{dialect}] /*a*a...*b$ against long paths"),
+            [2_500, 10_000],
+            3,
+            bound,
+            // The input measured is the body; the URLs add about as much.
+            64,
+            |n| StarCase(make(n)),
+            |StarCase((body, urls))| {
+                // Ten rounds, to measure more than timer noise.
+                for _ in 0..10 {
+                    exercise(dialect, body.as_bytes(), "bot", &refs(urls));
+                }
+            },
+        );
+        // Checks alone, on a built matcher: each is linear in pattern and path.
+        let (_, checks, _) = measure(|| {
+            for url in &urls {
+                for _ in 0..10 {
+                    std::hint::black_box(matcher.check(url));
+                }
+            }
+        });
+        assert_within(
+            &format!("[{dialect}] 50 checks of 10 KB paths"),
+            checks,
+            Duration::from_millis(500),
+        );
+    }
+}
+
+/// A generated body with its URLs, measured by the body's length.
+struct StarCase((String, [String; 5]));
+
+impl AsRef<[u8]> for StarCase {
+    fn as_ref(&self) -> &[u8] {
+        self.0 .0.as_bytes()
+    }
+}
+
+#[test]
+fn ten_thousand_stars_in_a_row_match_everything_in_linear_time() {
+    let _serial = serial();
+    let shapes: [(&str, MakeBody); 4] = [
+        ("Disallow: ***...", |n| {
+            format!("User-agent: *\nDisallow: {}\n", "*".repeat(n)).into_bytes()
+        }),
+        ("Disallow: /***...", |n| {
+            format!("User-agent: *\nDisallow: /{}\n", "*".repeat(n)).into_bytes()
+        }),
+        ("Disallow: /***...$", |n| {
+            format!("User-agent: *\nDisallow: /{}$\n", "*".repeat(n)).into_bytes()
+        }),
+        ("Allow: /***...x*", |n| {
+            format!(
+                "User-agent: *\nDisallow: /\nAllow: /{}x{}\n",
+                "*".repeat(n / 2),
+                "*".repeat(n / 2)
+            )
+            .into_bytes()
+        }),
+    ];
+    let long = format!("/{}", "*".repeat(10_000));
+    let urls = ["/", "/page", "/a/b/c?d", &long[..], "/xyz"];
+    for dialect in Dialect::ALL {
+        for (shape, make) in &shapes {
+            let body = make(10_000);
+            let disallowed = exercise(dialect, &body, "bot", &urls);
+            let wildcards = matches!(dialect, Dialect::Rfc9309 | Dialect::Google);
+            match (*shape, wildcards) {
+                // Only stars: matches every path.
+                ("Disallow: ***..." | "Disallow: /***..." | "Disallow: /***...$", true) => {
+                    assert_eq!(disallowed, urls.len(), "[{dialect}] {shape}");
+                }
+                // Stars as octets: only the URL made of stars starts with them.
+                ("Disallow: /***...$", false) => {
+                    assert_eq!(disallowed, 0, "[{dialect}] {shape}: `$` is an octet too");
+                }
+                ("Disallow: /***...", false) => {
+                    assert_eq!(disallowed, 1, "[{dialect}] {shape}");
+                }
+                ("Disallow: ***...", false) => assert_eq!(disallowed, 0, "[{dialect}] {shape}"),
+                _ => {}
+            }
+            assert_linear(
+                &format!("[{dialect}] {shape}"),
+                [2_500, 10_000],
+                3,
+                Duration::from_millis(100),
+                64,
+                make,
+                |body| {
+                    // Ten rounds, to measure more than timer noise.
+                    for _ in 0..10 {
+                        exercise(dialect, body, "bot", &urls);
+                    }
+                },
+            );
+        }
+    }
+}
+
+#[test]
+fn nested_prefixes_build_a_deep_trie_in_linear_time() {
+    let _serial = serial();
+    // `/a`, `/aa`, `/aaa`, ...: n nested prefixes take n^2 / 2 octets, so
+    // 50,000 would be 1.25 GB. n = 2,500 and 5,000 (3 MB and 12.5 MB) build
+    // a trie 5,000 nodes deep, four times the octets for twice the rules.
+    let make = |n: usize| {
+        let mut body = Vec::with_capacity(n * n / 2 + 20 * n);
+        body.extend_from_slice(b"User-agent: *\n");
+        for i in 1..=n {
+            body.extend_from_slice(if i % 2 == 0 {
+                b"Allow: /"
+            } else {
+                b"Disallow: /"
+            });
+            body.resize(body.len() + i, b'a');
+            body.push(b'\n');
+        }
+        body
+    };
+    let deep = format!("/{}", "a".repeat(8_000));
+    let urls = [&deep[..], "/a", "/aa", "/b", "/", &deep[..2_000]];
+    for dialect in Dialect::ALL {
+        assert_linear(
+            &format!("[{dialect}] nested prefixes"),
+            // Twice the rules, four times the octets.
+            [2_500, 5_000],
+            1,
+            Duration::from_millis(2500),
+            16,
+            make,
+            |body| {
+                let disallowed = exercise(dialect, body, "bot", &urls);
+                match dialect {
+                    // Longest match: `/aaaa...` of odd length is a Disallow.
+                    Dialect::Rfc9309 | Dialect::Google => assert_eq!(disallowed, 2, "[{dialect}]"),
+                    // First match: `/a`, a Disallow, for every `a` path.
+                    Dialect::Norobots1994 | Dialect::Draft1996 => {
+                        assert_eq!(disallowed, 4, "[{dialect}]")
+                    }
+                }
+            },
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Odd octets
+
+/// Parses `body` in every dialect and asks a few URLs; returns the number of
+/// groups per dialect.
+fn groups_in_every_dialect(what: &str, body: &[u8]) -> [usize; 4] {
+    let urls = ["/", "/a", "/robots.txt", "http://example.com/\u{e9}?q"];
+    let mut slowest = Duration::ZERO;
+    let groups = Dialect::ALL.map(|dialect| {
+        let (groups, elapsed, _) = measure(|| {
+            exercise(dialect, body, "Googlebot", &urls);
+            parse(dialect, body).groups().count()
+        });
+        assert!(
+            elapsed < Duration::from_millis(500),
+            "[{dialect}] {what} took {elapsed:?}"
+        );
+        slowest = slowest.max(elapsed);
+        groups
+    });
+    if slowest > Duration::from_millis(1) {
+        eprintln!("{what}: {slowest:?} in the slowest dialect");
+    }
+    groups
+}
+
+#[test]
+fn invalid_utf8_everywhere_parses_without_panic() {
+    let _serial = serial();
+    let mut body = Vec::new();
+    for bad in [
+        &b"\xff"[..],
+        b"\xc3",
+        b"\xe2\x82",
+        b"\xf0\x9f\x98",
+        b"\x80\xbf",
+        b"\xc0\xaf",
+        b"\xed\xa0\x80",
+        b"\xfe\xfe\xff",
+    ] {
+        body.extend_from_slice(b"User-agent: ");
+        body.extend_from_slice(bad);
+        body.extend_from_slice(b"bot\nUser-agent: *\nDisallow: /");
+        body.extend_from_slice(bad);
+        body.extend_from_slice(b"\nAllow: /a");
+        body.extend_from_slice(bad);
+        body.extend_from_slice(b"*$\nDis");
+        body.extend_from_slice(bad);
+        body.extend_from_slice(b"allow: /b\nSitemap: ");
+        body.extend_from_slice(bad);
+        body.extend_from_slice(b"\n# ");
+        body.extend_from_slice(bad);
+        body.extend_from_slice(b"\n\n");
+    }
+    let groups = groups_in_every_dialect("invalid UTF-8", &body);
+    assert!(groups.iter().all(|&g| g > 0), "{groups:?}");
+    for dialect in Dialect::ALL {
+        let robots = parse(dialect, &body);
+        assert!(robots
+            .diagnostics()
+            .iter()
+            .any(|d| d.kind == norobots::DiagnosticKind::InvalidUtf8));
+        // The lossy views replace what is not UTF-8.
+        let rule = robots
+            .groups()
+            .flat_map(|g| g.rules().collect::<Vec<_>>())
+            .next()
+            .unwrap();
+        assert!(
+            rule.pattern().contains('\u{fffd}'),
+            "[{dialect}] {}",
+            rule.pattern()
+        );
+    }
+    // And a megabyte of it.
+    let noise: Vec<u8> = (0..1 << 20)
+        .map(|i: u32| (i.wrapping_mul(2_654_435_761) >> 24) as u8 | 0x80)
+        .collect();
+    groups_in_every_dialect("1 MB of non-UTF-8 octets", &noise);
+}
+
+/// Regression: two rules that are not UTF-8 each (`/a\xC3`, `\xA9`) but
+/// whose octets side by side are (`é`): the deciding rule's pattern must
+/// still be reported whole, not sliced inside a character.
+#[test]
+fn rules_whose_octets_join_into_utf8_are_reported_without_panic() {
+    let _serial = serial();
+    let body = b"User-agent: *\nDisallow: /a\xC3\nDisallow: \xA9\n";
+    for dialect in Dialect::ALL {
+        let robots = parse(dialect, body);
+        let matcher = robots.matcher("bot");
+        let mut decided = 0;
+        for url in ["/a%C3", "/a%c3", "/a\u{e9}", "http://example.com/a%C3x"] {
+            let verdict = std::panic::catch_unwind(|| matcher.check(url))
+                .unwrap_or_else(|_| panic!("[{dialect}] check({url:?}) panicked"));
+            assert_eq!(
+                verdict.allowed,
+                matcher.is_allowed(url),
+                "[{dialect}] {url}"
+            );
+            if let Some(rule) = verdict.rule {
+                assert!(!verdict.allowed);
+                assert_eq!(
+                    (rule.line, rule.pattern),
+                    (2, "/a\u{fffd}"),
+                    "[{dialect}] {url}"
+                );
+                decided += 1;
+            }
+        }
+        assert!(decided > 0, "[{dialect}] `/a\\xC3` matched no URL");
+    }
+}
+
+#[test]
+fn nul_bytes_end_lines_without_panic() {
+    let _serial = serial();
+    let body = b"User-agent: *\0evil\nDisallow: /a\0/b\n\0Disallow: /c\nAllow\0: /d\n";
+    assert_eq!(groups_in_every_dialect("NUL in lines", body), [1; 4]);
+    for dialect in Dialect::ALL {
+        let robots = parse(dialect, body);
+        let m = robots.matcher("bot");
+        assert!(
+            !m.is_allowed("/a/c"),
+            "[{dialect}] the rule before NUL stays"
+        );
+        assert!(
+            m.is_allowed("/c"),
+            "[{dialect}] a line starting with NUL is empty"
+        );
+    }
+    let zeros = vec![0u8; 1 << 20];
+    assert_eq!(groups_in_every_dialect("1 MB of NUL", &zeros), [0; 4]);
+    let mut nul_runs = b"User-agent: *\nDisallow: /x".to_vec();
+    for _ in 0..10_000 {
+        nul_runs.extend_from_slice(b"\0\0\0\0\0\0\0\nDisallow: /y\0");
+    }
+    groups_in_every_dialect("10,000 lines with NUL", &nul_runs);
+}
+
+#[test]
+fn body_of_only_carriage_returns_is_empty_and_linear() {
+    let _serial = serial();
+    for dialect in Dialect::ALL {
+        assert_linear(
+            &format!("[{dialect}] only \\r"),
+            [256 << 10, 1 << 20],
+            3,
+            Duration::from_millis(1500),
+            4,
+            |n| vec![b'\r'; n],
+            |body| {
+                let robots = parse(dialect, body);
+                assert_eq!(robots.groups().count(), 0);
+                assert!(robots.matcher("bot").is_allowed("/"));
+            },
+        );
+    }
+}
+
+#[test]
+fn body_of_only_hashes_is_one_comment() {
+    let _serial = serial();
+    for dialect in Dialect::ALL {
+        assert_linear(
+            &format!("[{dialect}] only #"),
+            [1 << 20, 4 << 20],
+            3,
+            Duration::from_millis(250),
+            4,
+            |n| vec![b'#'; n],
+            |body| {
+                let robots = parse(dialect, body);
+                assert_eq!(robots.groups().count(), 0);
+                // A comment is no diagnostic; `google` may report that it
+                // kept only 16,663 octets of the line.
+                assert!(
+                    robots
+                        .diagnostics()
+                        .iter()
+                        .all(|d| dialect == Dialect::Google
+                            && d.kind == norobots::DiagnosticKind::LineTruncated),
+                    "[{dialect}] {:?}",
+                    robots.diagnostics()
+                );
+                assert!(robots.matcher("bot").is_allowed("/"));
+            },
+        );
+    }
+}
+
+#[test]
+fn body_of_only_colons_has_no_field() {
+    let _serial = serial();
+    for dialect in Dialect::ALL {
+        assert_linear(
+            &format!("[{dialect}] only :"),
+            [1 << 20, 4 << 20],
+            3,
+            Duration::from_millis(500),
+            4,
+            |n| vec![b':'; n],
+            |body| {
+                let robots = parse(dialect, body);
+                assert_eq!(robots.groups().count(), 0);
+                assert_eq!(
+                    robots.other_fields().count(),
+                    0,
+                    "[{dialect}] an empty name is no field"
+                );
+                assert!(robots.matcher("bot").is_allowed("/"));
+            },
+        );
+    }
+}
+
+#[test]
+fn degenerate_small_bodies_parse_without_panic() {
+    let _serial = serial();
+    for body in [
+        &b""[..],
+        b"\r",
+        b"\n",
+        b"\r\n\r\n\n\r",
+        b"#",
+        b":",
+        b"::::",
+        b" ",
+        b"\t\x0b\x0c",
+        b"*",
+        b"$",
+        b"%",
+        b"\xef\xbb\xbf",
+        b"\xef\xbb",
+        b"\xef",
+        b"User-agent:",
+        b"User-agent: *",
+        b"User-agent: *\nDisallow:",
+        b"User-agent: *\nDisallow: *",
+        b"User-agent: *\nDisallow: $",
+        b"User-agent: *\nDisallow: *$",
+        b"User-agent: *\nDisallow: %",
+        b"User-agent: *\nDisallow: /%",
+        b"User-agent: *\nDisallow: %2",
+        b"User-agent: *\nDisallow: %zz",
+        b"User-agent: *\nAllow: /index.html\nAllow: /index.htm\nAllow: index.html",
+        b"User-agent: *\nCrawl-delay: 1e308\nCrawl-delay: NaN\nRequest-rate: 0/0\nVisit-time: -",
+        b": \n :x\nx:\n:\n",
+    ] {
+        groups_in_every_dialect(&format!("{:?}", String::from_utf8_lossy(body)), body);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Hostile URLs
+
+const RULES_FOR_URLS: &str = "User-agent: *\nDisallow: /\nAllow: /a%\nAllow: /%zz\nAllow: /caf\u{e9}\nAllow: /*?x=$\nDisallow: /*%2F*\nAllow: /robots.txt\n";
+
+/// The first 80 characters of `url`, for messages.
+fn short(url: &str) -> String {
+    url.chars().take(80).collect()
+}
+
+fn hostile_urls() -> Vec<String> {
+    let mut urls: Vec<String> = [
+        "",
+        "/",
+        "?",
+        "??",
+        "#",
+        "/#",
+        "//",
+        "///",
+        "http://",
+        "https://",
+        "http:///",
+        "http://?",
+        "http://#",
+        "http://#/x",
+        "://",
+        ":///a",
+        "/a%",
+        "/%",
+        "/a%4",
+        "/%zz",
+        "/a%zz%",
+        "/%%%%",
+        "/%2F%2f%2",
+        "/caf\u{e9}",
+        "/caf%C3%A9",
+        "http://b\u{fc}cher.example/\u{fc}/\u{65e5}\u{672c}?\u{e9}=\u{1f600}",
+        "/\u{0}\u{1}\u{7f}",
+        "/a?u=http://b/c",
+        "//host/a;b?c#d",
+        "?x=",
+        ";",
+        "http://example.com;x",
+        "http://example.com?x",
+    ]
+    .iter()
+    .map(|u| u.to_string())
+    .collect();
+    urls.push(format!("/{}", "x".repeat(1 << 20)));
+    urls.push(format!("/{}", "%".repeat(1 << 16)));
+    urls.push(format!("/{}", "\u{e9}".repeat(1 << 16)));
+    urls.push(format!("http://{}", "h".repeat(1 << 16)));
+    urls.push("?".repeat(1 << 16));
+    urls.push("/".repeat(1 << 16));
+    urls.push("://".repeat(1 << 16));
+    urls
+}
+
+#[test]
+fn hostile_urls_are_answered_without_panic() {
+    let _serial = serial();
+    let urls = hostile_urls();
+    for dialect in Dialect::ALL {
+        let robots = parse(dialect, RULES_FOR_URLS.as_bytes());
+        let matcher = robots.matcher("bot");
+        let (_, elapsed, _) = measure(|| {
+            for url in &urls {
+                let verdict = matcher.check(url);
+                assert_eq!(
+                    verdict.allowed,
+                    matcher.is_allowed(url),
+                    "[{dialect}] {}",
+                    short(url)
+                );
+                if let Some(rule) = verdict.rule {
+                    assert_eq!(verdict.allowed, rule.kind == norobots::RuleKind::Allow);
+                }
+            }
+        });
+        assert_within(
+            &format!("[{dialect}] {} hostile URLs", urls.len()),
+            elapsed,
+            Duration::from_secs(1),
+        );
+    }
+}
+
+#[test]
+fn every_url_is_matched_as_a_path_under_slash() {
+    let _serial = serial();
+    // Whatever the URL, what rules see starts with `/`: `Disallow: /` refuses
+    // it (but /robots.txt, where the dialect exempts it).
+    let urls = hostile_urls();
+    for dialect in Dialect::ALL {
+        let robots = parse(dialect, b"User-agent: *\nDisallow: /\n");
+        let matcher = robots.matcher("bot");
+        for url in &urls {
+            let verdict = matcher.check(url);
+            assert!(
+                !verdict.allowed,
+                "[{dialect}] {} escaped `Disallow: /`",
+                short(url)
+            );
+            assert_eq!(verdict.rule.map(|r| r.line), Some(2));
+        }
+    }
+}
+
+#[test]
+fn huge_urls_are_checked_in_linear_time_without_allocating_much() {
+    let _serial = serial();
+    let body = "User-agent: *\nDisallow: /*a*b*c$\nAllow: /x%41\nDisallow: /\u{e9}\n";
+    let shapes: [(&str, MakeUrl); 5] = [
+        ("plain path", |n| {
+            format!("http://example.com/{}", "a".repeat(n))
+        }),
+        ("percent escapes", |n| {
+            format!("/{}", "%41%2f%zz".repeat(n / 9))
+        }),
+        ("non-ASCII", |n| format!("/{}", "\u{e9}".repeat(n / 2))),
+        ("percent at the end", |n| {
+            format!("/{}%", "ab".repeat(n / 2))
+        }),
+        ("query only", |n| format!("?{}", "c".repeat(n))),
+    ];
+    for dialect in Dialect::ALL {
+        let robots = parse(dialect, body.as_bytes());
+        let matcher = robots.matcher("bot");
+        // Grow the scratch buffer of this thread (a query without a path
+        // is always rewritten, with a `/` in front).
+        matcher.check(&format!("?{}", "\u{e9}".repeat(1 << 20)));
+        for (shape, make) in &shapes {
+            assert_linear(
+                &format!("[{dialect}] huge URL: {shape}"),
+                [256 << 10, 1 << 20],
+                3,
+                Duration::from_millis(1500),
+                // A check may rewrite the path (3 octets per non-ASCII
+                // octet) into its buffer, already grown above.
+                4,
+                make,
+                |url| {
+                    let verdict = matcher.check(url);
+                    assert_eq!(verdict.allowed, matcher.is_allowed(url));
+                },
+            );
+        }
+    }
+}
