@@ -1,0 +1,8 @@
+//! Parses and matches arbitrary input in the `google` dialect; see
+//! `norobots_fuzz::run` for the input layout and the properties checked.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use norobots::Dialect;
+
+fuzz_target!(|data: &[u8]| norobots_fuzz::run(Dialect::Google, data));

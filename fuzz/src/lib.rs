@@ -1,0 +1,203 @@
+//! The harness shared by the four fuzz targets: one per dialect, all feeding
+//! [`run`].
+//!
+//! Input layout: `body 0xFF agent 0xFF url 0xFF url ...`. Everything before
+//! the first `0xFF` is the robots.txt body (so a plain robots.txt file is a
+//! good seed as it is); the agent defaults to `Googlebot` when absent. Agent
+//! and URLs are read as lossy UTF-8. Besides the URLs given, every input is
+//! also checked against a few fixed URLs and against URLs made from the first
+//! rules' own patterns, so that seeds without URLs still reach the matcher.
+
+use std::collections::HashSet;
+
+use norobots::{DiagnosticKind, Dialect, ParseOptions, Robots, RuleKind};
+
+/// The byte separating body, agent and URLs (never valid in UTF-8).
+pub const SEPARATOR: u8 = 0xFF;
+
+const MAX_URLS: usize = 8;
+const FIXED_URLS: [&str; 8] = [
+    "/",
+    "/robots.txt",
+    "https://example.com/robots.txt?x=1",
+    "http://example.com/a/b;c?d=%2F#e",
+    "//example.com/x/index.html",
+    "?",
+    "",
+    "http://",
+];
+
+/// Parses `data` in `dialect`, builds a matcher, checks URLs and walks every
+/// view, asserting what the API promises.
+pub fn run(dialect: Dialect, data: &[u8]) {
+    let mut parts = data.split(|&b| b == SEPARATOR);
+    let body = parts.next().unwrap_or_default();
+    let agent = parts.next().map_or_else(
+        || "Googlebot".to_string(),
+        |a| String::from_utf8_lossy(a).into_owned(),
+    );
+    let mut urls: Vec<String> = parts
+        .take(MAX_URLS)
+        .map(|u| String::from_utf8_lossy(u).into_owned())
+        .collect();
+
+    let robots = Robots::parse_with(body, &ParseOptions::new(dialect));
+    assert_eq!(robots.dialect(), dialect);
+    assert!(!robots.truncated());
+    let rules = check_views(&robots, body.len());
+
+    // URLs made from the first rules themselves, so that rules get matched.
+    for group in robots.groups() {
+        for rule in group.rules() {
+            if urls.len() >= 3 * MAX_URLS {
+                break;
+            }
+            urls.extend(urls_from_pattern(rule.pattern_bytes()));
+        }
+    }
+    urls.extend(FIXED_URLS.iter().map(|u| u.to_string()));
+
+    let matcher = robots.matcher(&agent);
+    assert_eq!(matcher.dialect(), dialect);
+    if let Some(delay) = matcher.crawl_delay() {
+        assert!(delay.is_finite() && delay >= 0.0);
+        assert!(robots.groups().any(|g| g.crawl_delay() == Some(delay)));
+    }
+    for url in &urls {
+        let verdict = matcher.check(url);
+        assert_eq!(
+            verdict.allowed,
+            matcher.is_allowed(url),
+            "check and is_allowed disagree on {url:?}"
+        );
+        assert_eq!(
+            verdict,
+            matcher.check(url),
+            "check is not deterministic on {url:?}"
+        );
+        let _ = verdict.to_string();
+        match verdict.rule {
+            Some(rule) => {
+                assert_eq!(
+                    verdict.allowed,
+                    rule.kind == RuleKind::Allow,
+                    "{url:?}: {verdict}"
+                );
+                assert!(
+                    rules.contains(&(rule.line, rule.kind, rule.pattern.to_string())),
+                    "{url:?}: the deciding rule {rule} is not one of the file's rules"
+                );
+                if dialect == Dialect::Norobots1994 {
+                    assert_eq!(rule.kind, RuleKind::Disallow, "the 1994 text has no Allow");
+                }
+            }
+            None => assert!(verdict.allowed, "{url:?} disallowed without a rule"),
+        }
+        if rules.is_empty() {
+            assert!(
+                verdict.allowed && verdict.rule.is_none(),
+                "{url:?} decided without rules"
+            );
+        }
+    }
+    if let Some(url) = urls.first() {
+        assert_eq!(robots.is_allowed(&agent, url), matcher.is_allowed(url));
+        if dialect == Dialect::Rfc9309 {
+            assert_eq!(
+                norobots::is_allowed(body, &agent, url),
+                matcher.is_allowed(url)
+            );
+        }
+    }
+    if matches!(dialect, Dialect::Draft1996 | Dialect::Rfc9309) {
+        // Draft 3.1 and RFC 9309 2.2.2: /robots.txt is always allowed.
+        for url in ["/robots.txt", "https://example.com/robots.txt?x=1"] {
+            assert_eq!(matcher.check(url).rule, None, "{url}");
+            assert!(matcher.is_allowed(url), "{url}");
+        }
+    }
+
+    let token = norobots::product_token(&agent);
+    assert!(agent.starts_with(token));
+    assert!(token
+        .bytes()
+        .all(|b| b.is_ascii_alphabetic() || b == b'_' || b == b'-'));
+
+    // A byte limit reads exactly the prefix, and says so.
+    let limit = body.len() / 2;
+    let cut = Robots::parse_with(body, &ParseOptions::new(dialect).max_bytes(limit));
+    assert_eq!(cut.truncated(), body.len() > limit);
+    assert_eq!(
+        cut.truncated(),
+        cut.diagnostics()
+            .iter()
+            .any(|d| d.kind == DiagnosticKind::BodyTruncated)
+    );
+    let prefix = Robots::parse_with(&body[..limit], &ParseOptions::new(dialect));
+    assert_eq!(check_views(&cut, limit), check_views(&prefix, limit));
+}
+
+/// The pattern with `*` filled in and a final `$` dropped, twice: with
+/// non-ASCII octets percent-encoded, and read as lossy UTF-8.
+fn urls_from_pattern(pattern: &[u8]) -> [String; 2] {
+    let pattern = pattern.strip_suffix(b"$").unwrap_or(pattern);
+    let mut encoded = String::with_capacity(pattern.len());
+    for &b in pattern {
+        match b {
+            b'*' => encoded.push('x'),
+            0x80.. => encoded.push_str(&format!("%{b:02X}")),
+            _ => encoded.push(char::from(b)),
+        }
+    }
+    [encoded, String::from_utf8_lossy(pattern).replace('*', "x")]
+}
+
+/// Walks groups, rules, fields and diagnostics; returns every rule as
+/// (line, kind, pattern).
+fn check_views(robots: &Robots, body_len: usize) -> HashSet<(usize, RuleKind, String)> {
+    let max_line = body_len + 1;
+    let mut rules = HashSet::new();
+    for group in robots.groups() {
+        assert!((1..=max_line).contains(&group.line()));
+        for agent in group.agents() {
+            let _ = agent.len();
+        }
+        for rule in group.rules() {
+            assert!(rule.line() >= group.line() && rule.line() <= max_line);
+            assert_eq!(
+                rule.pattern(),
+                String::from_utf8_lossy(rule.pattern_bytes())
+            );
+            assert_eq!(rule.kind().to_string(), rule.kind().as_str());
+            rules.insert((rule.line(), rule.kind(), rule.pattern().into_owned()));
+        }
+        if let Some(delay) = group.crawl_delay() {
+            assert!(delay.is_finite() && delay >= 0.0);
+        }
+        if let Some(rate) = group.request_rate() {
+            assert!(rate.seconds > 0);
+        }
+        if let Some(time) = group.visit_time() {
+            assert!(time.start_minute < 24 * 60 && time.end_minute < 24 * 60);
+            let _ = time.contains(0);
+        }
+    }
+    for field in robots
+        .sitemaps()
+        .chain(robots.hosts())
+        .chain(robots.other_fields())
+    {
+        assert!((1..=max_line).contains(&field.line()));
+        let _ = (field.name(), field.value());
+    }
+    let diagnostics = robots.diagnostics();
+    assert!(
+        diagnostics.windows(2).all(|w| w[0].line <= w[1].line),
+        "diagnostics out of order"
+    );
+    for d in diagnostics {
+        assert!(d.line <= max_line);
+        let _ = d.to_string();
+    }
+    rules
+}
