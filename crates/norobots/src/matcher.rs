@@ -343,6 +343,13 @@ impl Matcher {
             &arena[e.key.0 as usize..e.key.1 as usize]
         };
         self.nodes.reserve(entries.len() * 2 + 1);
+        self.child_bytes.reserve(entries.len() * 2);
+        self.child_nodes.reserve(entries.len() * 2);
+        let n_tails = payloads
+            .iter()
+            .filter(|w| matches!(w, What::Tail(..)))
+            .count();
+        self.tails.reserve(n_tails);
         self.nodes.push(Node {
             index: NO_INDEX,
             ..Node::default()

@@ -99,6 +99,12 @@ pub(crate) fn parse(input: &[u8], options: &ParseOptions) -> Robots {
         open: false,
         seen_rule: false,
     };
+    // Real files hold a rule per 20-odd octets; reserving for that (up to a
+    // point) saves most of the vectors' regrowth without betting memory on
+    // a body that may be HTML.
+    let guess = (body.len() / 24).min(1 << 16);
+    p.robots.rules.reserve(guess);
+    p.robots.agents.reserve(guess / 8);
     p.run();
     if truncated {
         p.diag(0, DiagnosticKind::BodyTruncated);
