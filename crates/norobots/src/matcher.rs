@@ -141,16 +141,30 @@ impl fmt::Display for RuleRef<'_> {
     }
 }
 
-/// One key of the trie and what ends there.
+/// One key of the trie and what ends there. Kept small and sorted in place:
+/// the build reads entries in key order, and an index into a side table
+/// would be a cache miss per rule in big files.
 struct Entry {
+    /// The key's first eight octets, big-endian, zero-padded: most sort
+    /// comparisons end here.
+    head: u64,
     key: (u32, u32),
+    rank: u64,
     what: What,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum What {
-    Prefix(u64),
-    Exact(u64),
-    Tail(u64, Glob),
+    Prefix,
+    Exact,
+    /// A `*` rule: its glob's index in the build's glob table.
+    Tail(u32),
+}
+
+/// What the rules become before the trie is built.
+struct Build {
+    entries: Vec<Entry>,
+    globs: Vec<Glob>,
 }
 
 thread_local! {
@@ -198,7 +212,10 @@ impl Matcher {
         m.rules.reserve(n_rules);
         let mut text = Vec::with_capacity(n_bytes);
         m.arena.reserve(n_bytes + n_bytes / 4);
-        let mut entries = Vec::with_capacity(n_rules);
+        let mut build = Build {
+            entries: Vec::with_capacity(n_rules),
+            globs: Vec::new(),
+        };
         let mut scratch = Vec::new();
         for &g in &groups.indices {
             let group = &robots.groups[g];
@@ -230,7 +247,7 @@ impl Matcher {
                 } else {
                     raw
                 };
-                m.add_rule(&mut entries, pattern, rule.kind, order);
+                m.add_rule(&mut build, pattern, rule.kind, order);
                 if dialect == Dialect::Google && rule.kind == RuleKind::Allow {
                     // The reference library also allows `/x/` for an Allow
                     // of `/x/index.htm` or `/x/index.html` (or longer).
@@ -238,14 +255,14 @@ impl Matcher {
                         if pattern[slash..].starts_with(b"/index.htm") {
                             let mut dir = pattern[..=slash].to_vec();
                             dir.push(b'$');
-                            m.add_rule(&mut entries, &dir, rule.kind, order);
+                            m.add_rule(&mut build, &dir, rule.kind, order);
                         }
                     }
                 }
             }
         }
         m.text = display_text(text, &mut m.rules);
-        m.build(entries);
+        m.build(build);
         m
     }
 
@@ -260,35 +277,37 @@ impl Matcher {
         }
     }
 
-    fn add_rule(&mut self, entries: &mut Vec<Entry>, pattern: &[u8], kind: RuleKind, order: u32) {
+    fn add_rule(&mut self, build: &mut Build, pattern: &[u8], kind: RuleKind, order: u32) {
         let rank = self.rank(pattern.len(), kind, order);
         let start = self.arena.len() as u32;
-        if self.dialect.is_legacy() {
-            self.arena.extend_from_slice(pattern);
-            let key = (start, self.arena.len() as u32);
-            entries.push(Entry {
-                key,
-                what: What::Prefix(rank),
-            });
-            return;
-        }
         let (body, anchored) = match pattern.split_last() {
-            Some((b'$', rest)) => (rest, true),
+            Some((b'$', rest)) if !self.dialect.is_legacy() => (rest, true),
             _ => (pattern, false),
         };
-        let Some(star) = memchr(b'*', body) else {
-            self.arena.extend_from_slice(body);
-            let key = (start, self.arena.len() as u32);
-            let what = if anchored {
-                What::Exact(rank)
-            } else {
-                What::Prefix(rank)
-            };
-            entries.push(Entry { key, what });
+        let star = if self.dialect.is_legacy() {
+            None
+        } else {
+            memchr(b'*', body)
+        };
+        let literal = &body[..star.unwrap_or(body.len())];
+        self.arena.extend_from_slice(literal);
+        let key = (start, self.arena.len() as u32);
+        let mut head = [0u8; 8];
+        let n = literal.len().min(8);
+        head[..n].copy_from_slice(&literal[..n]);
+        let head = u64::from_be_bytes(head);
+        let mut push = |what| {
+            build.entries.push(Entry {
+                head,
+                key,
+                rank,
+                what,
+            })
+        };
+        let Some(star) = star else {
+            push(if anchored { What::Exact } else { What::Prefix });
             return;
         };
-        self.arena.extend_from_slice(&body[..star]);
-        let key = (start, self.arena.len() as u32);
         let mut segments = Vec::new();
         for seg in body[star..].split(|&b| b == b'*').filter(|s| !s.is_empty()) {
             let a = self.arena.len() as u32;
@@ -297,83 +316,55 @@ impl Matcher {
         }
         if segments.is_empty() {
             // `/a*`, `/a*$` and `/a**` match whatever follows the prefix.
-            entries.push(Entry {
-                key,
-                what: What::Prefix(rank),
-            });
+            push(What::Prefix);
             return;
         }
         let open_end = body.last() == Some(&b'*');
         let glob = Glob::new(&self.arena, segments, anchored, open_end);
-        entries.push(Entry {
-            key,
-            what: What::Tail(rank, glob),
-        });
+        push(What::Tail(build.globs.len() as u32));
+        build.globs.push(glob);
     }
 
     /// Builds the radix trie from the entries, breadth first and without
     /// recursion (a hostile file can nest prefixes 100,000 deep).
-    fn build(&mut self, mut entries: Vec<Entry>) {
-        let mut payloads: Vec<What> = entries
-            .iter_mut()
-            .map(|e| std::mem::replace(&mut e.what, What::Prefix(0)))
-            .collect();
+    fn build(&mut self, build: Build) {
+        let Build {
+            mut entries,
+            mut globs,
+        } = build;
         let arena = std::mem::take(&mut self.arena);
         let key = |e: &Entry| &arena[e.key.0 as usize..e.key.1 as usize];
-        // Sort small (prefix, index) pairs instead of the entries: the first
-        // eight octets, big-endian, decide most comparisons in one step.
-        let mut sorted: Vec<(u64, u32)> = entries
-            .iter()
-            .enumerate()
-            .map(|(i, e)| {
-                let mut head = [0u8; 8];
-                let k = key(e);
-                let n = k.len().min(8);
-                head[..n].copy_from_slice(&k[..n]);
-                (u64::from_be_bytes(head), i as u32)
-            })
-            .collect();
-        sorted.sort_unstable_by(|a, b| {
+        entries.sort_unstable_by(|a, b| {
             // Padding makes `ab` and `ab\0` tie on the head: compare whole keys.
-            a.0.cmp(&b.0)
-                .then_with(|| key(&entries[a.1 as usize]).cmp(key(&entries[b.1 as usize])))
+            a.head.cmp(&b.head).then_with(|| key(a).cmp(key(b)))
         });
-        let key_at = |i: usize| {
-            let e = &entries[sorted[i].1 as usize];
-            &arena[e.key.0 as usize..e.key.1 as usize]
-        };
+        let key_at = |i: usize| key(&entries[i]);
         self.nodes.reserve(entries.len() * 2 + 1);
         self.child_bytes.reserve(entries.len() * 2);
         self.child_nodes.reserve(entries.len() * 2);
-        let n_tails = payloads
-            .iter()
-            .filter(|w| matches!(w, What::Tail(..)))
-            .count();
-        self.tails.reserve(n_tails);
+        self.tails.reserve(globs.len());
         self.nodes.push(Node {
             index: NO_INDEX,
             ..Node::default()
         });
         // (node, first entry, end entry, depth)
-        let mut work = vec![(0usize, 0usize, sorted.len(), 0usize)];
+        let mut work = vec![(0usize, 0usize, entries.len(), 0usize)];
         let mut tails: Vec<Tail> = Vec::new();
-        let mut whats = Vec::with_capacity(8);
         while let Some((node, lo, hi, depth)) = work.pop() {
             let mut i = lo;
             tails.clear();
-            whats.clear();
             while i < hi && key_at(i).len() == depth {
-                whats.push(sorted[i].1);
-                i += 1;
-            }
-            for &w in &whats {
-                let what = std::mem::replace(&mut payloads[w as usize], What::Prefix(0));
+                let e = &entries[i];
                 let n = &mut self.nodes[node];
-                match what {
-                    What::Prefix(r) => n.prefix_rank = n.prefix_rank.max(r),
-                    What::Exact(r) => n.exact_rank = n.exact_rank.max(r),
-                    What::Tail(rank, glob) => tails.push(Tail { rank, glob }),
+                match e.what {
+                    What::Prefix => n.prefix_rank = n.prefix_rank.max(e.rank),
+                    What::Exact => n.exact_rank = n.exact_rank.max(e.rank),
+                    What::Tail(g) => tails.push(Tail {
+                        rank: e.rank,
+                        glob: std::mem::take(&mut globs[g as usize]),
+                    }),
                 }
+                i += 1;
             }
             tails.sort_unstable_by_key(|t| std::cmp::Reverse(t.rank));
             let t0 = self.tails.len() as u32;
@@ -401,7 +392,7 @@ impl Matcher {
                 let j = a;
                 let (first, last) = (key_at(i), key_at(j - 1));
                 let lcp = depth + common_prefix(&first[depth..], &last[depth..]);
-                let start = entries[sorted[i].1 as usize].key.0 + depth as u32;
+                let start = entries[i].key.0 + depth as u32;
                 let child = self.nodes.len();
                 self.nodes.push(Node {
                     label: (start, start + (lcp - depth) as u32),

@@ -159,7 +159,7 @@ pub(crate) fn escape_google_pattern(bytes: &[u8], out: &mut Vec<u8>) {
 
 /// The part of a pattern from its first `*` on, split at every `*`:
 /// `*.php?*id=$` is the segments `.php?`, `id=` and an end anchor.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Glob {
     /// Segment ranges into the matcher's byte arena; empty ones dropped.
     pub segments: Vec<(u32, u32)>,
