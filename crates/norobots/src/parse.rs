@@ -468,6 +468,17 @@ fn starts_with_ci(key: &[u8], prefix: &[u8]) -> bool {
 /// What a field name means, and whether it was only accepted as a known
 /// misspelling (or, in `google`, as a longer word that starts like a key).
 fn classify(dialect: Dialect, key: &[u8]) -> (Key, bool) {
+    // Most keys are spelled the usual way, and every dialect reads those
+    // alike: settle them with one comparison.
+    match key {
+        b"Disallow" | b"disallow" | b"DISALLOW" => return (Key::Disallow, false),
+        b"User-agent" | b"user-agent" | b"User-Agent" | b"USER-AGENT" => {
+            return (Key::UserAgent, false)
+        }
+        b"Allow" | b"allow" if dialect != Dialect::Norobots1994 => return (Key::Allow, false),
+        b"Sitemap" | b"sitemap" => return (Key::Sitemap, false),
+        _ => {}
+    }
     let is = |name: &[u8]| key.eq_ignore_ascii_case(name);
     let any = |names: &[&[u8]]| names.iter().any(|n| key.eq_ignore_ascii_case(n));
     match dialect {
@@ -737,6 +748,15 @@ mod tests {
                 DiagnosticKind::InvalidValue
             ]
         );
+    }
+
+    #[test]
+    fn white_space_is_what_isspace_says() {
+        for b in 0..=255u8 {
+            // C's isspace in the "C" locale.
+            let want = b == b' ' || (0x09..=0x0D).contains(&b);
+            assert_eq!(is_space(b), want, "{b:#x}");
+        }
     }
 
     #[test]
