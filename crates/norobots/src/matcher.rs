@@ -8,6 +8,7 @@
 //! plain prefixes keep only their best rank, `$`-anchored literals another,
 //! and patterns with `*` keep their tail (from the first `*` on), sorted by
 //! rank so that a check stops at the first tail that matches or cannot win.
+//! A node with many tails also gets an index of them (see `index.rs`).
 
 use std::cell::RefCell;
 use std::fmt;
@@ -59,8 +60,8 @@ pub struct Matcher {
     /// Literal octets: trie edge labels and glob segments.
     arena: Vec<u8>,
     nodes: Vec<Node>,
-    /// The first octet of each node's children, contiguous per parent so a
-    /// lookup is one `memchr`.
+    /// The first octet of each node's children, contiguous and sorted per
+    /// parent, so a lookup is a short scan or a bisection.
     child_bytes: Vec<u8>,
     child_nodes: Vec<u32>,
     tails: Vec<Tail>,
