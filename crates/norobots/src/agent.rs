@@ -51,9 +51,14 @@ pub(crate) fn legacy_name(agent: &str) -> &str {
 /// Whether a `User-agent` value names the default record or group.
 ///
 /// The reference library also treats `* foo` as global; the legacy dialects
-/// split values at white space before asking, so for them `*` must be whole.
-pub(crate) fn is_global(value: &[u8]) -> bool {
-    value.first() == Some(&b'*') && (value.len() == 1 || value[1].is_ascii_whitespace())
+/// split values at white space first, so for them `*` must be whole.
+pub(crate) fn is_global(dialect: Dialect, value: &[u8]) -> bool {
+    match dialect {
+        Dialect::Norobots1994 | Dialect::Draft1996 => value == b"*",
+        Dialect::Rfc9309 | Dialect::Google => {
+            value.first() == Some(&b'*') && (value.len() == 1 || value[1].is_ascii_whitespace())
+        }
+    }
 }
 
 /// The robot name a matcher compares with, read from what the caller passes.
@@ -126,8 +131,9 @@ mod tests {
 
     #[test]
     fn star_with_trailing_words_is_global() {
-        assert!(is_global(b"*"));
-        assert!(is_global(b"* foo"));
-        assert!(!is_global(b"*foo"));
+        assert!(is_global(Dialect::Google, b"*"));
+        assert!(is_global(Dialect::Rfc9309, b"* foo"));
+        assert!(!is_global(Dialect::Google, b"*foo"));
+        assert!(!is_global(Dialect::Draft1996, b"* foo"));
     }
 }

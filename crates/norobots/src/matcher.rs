@@ -17,7 +17,6 @@ use memchr::memchr;
 
 use crate::agent;
 use crate::index::{TailIndex, MIN_TAILS};
-use crate::parse::is_global_agent;
 use crate::pattern::{
     escape_google_pattern, needs_normalizing, normalize, path_of, pattern_needs_rewrite, ByteSet,
     Glob,
@@ -714,9 +713,9 @@ fn select_groups(robots: &Robots, name: &str) -> Selected {
             .map(|&s| robots.bytes(s))
     };
     let specific = |g: &crate::robots::GroupData| {
-        agents(g).any(|v| !is_global_agent(dialect, v) && agent::names(dialect, v, name))
+        agents(g).any(|v| !agent::is_global(dialect, v) && agent::names(dialect, v, name))
     };
-    let global = |g: &crate::robots::GroupData| agents(g).any(|v| is_global_agent(dialect, v));
+    let global = |g: &crate::robots::GroupData| agents(g).any(|v| agent::is_global(dialect, v));
     let groups = &robots.groups;
     let pick = |f: &dyn Fn(&crate::robots::GroupData) -> bool| -> Vec<usize> {
         if dialect.is_legacy() {

@@ -4,7 +4,6 @@
 
 use memchr::memchr2;
 
-use crate::agent;
 use crate::group::{parse_crawl_delay, RequestRate, VisitTime};
 use crate::robots::{FieldData, GroupData, RuleData, Span};
 use crate::scan::find_any;
@@ -549,15 +548,6 @@ fn extension(key: &[u8]) -> Key {
         Key::VisitTime
     } else {
         Key::Other
-    }
-}
-
-/// Whether a robots.txt `User-agent` value names the default group.
-pub(crate) fn is_global_agent(dialect: Dialect, value: &[u8]) -> bool {
-    if dialect.is_legacy() {
-        value == b"*"
-    } else {
-        agent::is_global(value)
     }
 }
 
