@@ -12,6 +12,7 @@
 
 use std::cell::RefCell;
 use std::fmt;
+use std::sync::Arc;
 
 use memchr::memchr;
 
@@ -66,8 +67,11 @@ pub struct Matcher {
     tails: Vec<Tail>,
     indexes: Vec<TailIndex>,
     rules: Vec<RuleInfo>,
-    /// The rules' patterns as written, for [`Verdict`].
-    text: String,
+    /// The body the rules came from: their text, for [`Verdict`], is read
+    /// from it rather than copied.
+    body: Arc<[u8]>,
+    /// The text of the rules that are not valid UTF-8 on their own.
+    lossy: String,
     crawl_delay: Option<f64>,
     matched_group: bool,
 }
@@ -95,7 +99,9 @@ struct Tail {
 struct RuleInfo {
     line: u32,
     kind: RuleKind,
+    /// The pattern as written: a span of `body`, or of `lossy`.
     text: (u32, u32),
+    lossy: bool,
 }
 
 /// What a check decided, and which rule decided it.
@@ -191,7 +197,8 @@ impl Matcher {
             tails: Vec::new(),
             indexes: Vec::new(),
             rules: Vec::new(),
-            text: String::new(),
+            body: Arc::clone(&robots.body),
+            lossy: String::new(),
             crawl_delay: None,
             matched_group: groups.specific,
         };
@@ -210,7 +217,6 @@ impl Matcher {
             .map(|r| (r.span.end - r.span.start) as usize)
             .sum();
         m.rules.reserve(n_rules);
-        let mut text = Vec::with_capacity(n_bytes);
         m.arena.reserve(n_bytes + n_bytes / 4);
         let mut build = Build {
             entries: Vec::with_capacity(n_rules),
@@ -229,12 +235,18 @@ impl Matcher {
                     continue;
                 }
                 let order = m.rules.len() as u32;
-                let start = text.len() as u32;
-                text.extend_from_slice(raw);
+                let (text, lossy) = if robots.utf8 || std::str::from_utf8(raw).is_ok() {
+                    ((rule.span.start, rule.span.end), false)
+                } else {
+                    let start = m.lossy.len() as u32;
+                    m.lossy.push_str(&String::from_utf8_lossy(raw));
+                    ((start, m.lossy.len() as u32), true)
+                };
                 m.rules.push(RuleInfo {
                     line: rule.line,
                     kind: rule.kind,
-                    text: (start, text.len() as u32),
+                    text,
+                    lossy,
                 });
                 // Most patterns are already in canonical form: no copy then.
                 let pattern = if pattern_needs_rewrite(dialect, raw) {
@@ -261,7 +273,6 @@ impl Matcher {
                 }
             }
         }
-        m.text = display_text(text, &mut m.rules);
         m.build(build);
         m
     }
@@ -505,29 +516,25 @@ impl Matcher {
         best
     }
 
-    fn decide(&self, path: &[u8]) -> Verdict<'_> {
+    /// The deciding rule's rank for a canonical path, 0 when none decides.
+    fn decide(&self, path: &[u8]) -> u64 {
         if self.exempts_robots_txt(path) {
-            return Verdict {
-                allowed: true,
-                rule: None,
-            };
+            return 0;
         }
-        let rank = self.best_rank(path);
-        if rank == 0 {
-            return Verdict {
-                allowed: true,
-                rule: None,
-            };
-        }
-        let order = u32::MAX - (rank & u64::from(u32::MAX)) as u32;
-        let info = self.rules[order as usize];
-        Verdict {
-            allowed: info.kind == RuleKind::Allow,
-            rule: Some(RuleRef {
-                line: info.line as usize,
-                kind: info.kind,
-                pattern: &self.text[info.text.0 as usize..info.text.1 as usize],
-            }),
+        self.best_rank(path)
+    }
+
+    fn rule_of(&self, rank: u64) -> &RuleInfo {
+        &self.rules[(u32::MAX - (rank & u64::from(u32::MAX)) as u32) as usize]
+    }
+
+    fn pattern_text(&self, info: &RuleInfo) -> &str {
+        let (a, b) = (info.text.0 as usize, info.text.1 as usize);
+        if info.lossy {
+            &self.lossy[a..b]
+        } else {
+            // Checked when the matcher was built: see `Matcher::new`.
+            std::str::from_utf8(&self.body[a..b]).unwrap_or_default()
         }
     }
 
@@ -548,7 +555,8 @@ impl Matcher {
     /// assert!(m.is_allowed("https://example.com/docs/a.pdf?download=1"));
     /// ```
     pub fn is_allowed(&self, url: &str) -> bool {
-        self.check(url).allowed
+        let rank = self.rank_of_url(url);
+        rank == 0 || self.rule_of(rank).kind == RuleKind::Allow
     }
 
     /// Decides `url` and says which rule decided it.
@@ -564,6 +572,26 @@ impl Matcher {
     /// assert_eq!((v.allowed, v.rule.unwrap().line), (false, 2));
     /// ```
     pub fn check(&self, url: &str) -> Verdict<'_> {
+        let rank = self.rank_of_url(url);
+        if rank == 0 {
+            return Verdict {
+                allowed: true,
+                rule: None,
+            };
+        }
+        let info = self.rule_of(rank);
+        Verdict {
+            allowed: info.kind == RuleKind::Allow,
+            rule: Some(RuleRef {
+                line: info.line as usize,
+                kind: info.kind,
+                pattern: self.pattern_text(info),
+            }),
+        }
+    }
+
+    /// The deciding rule's rank for `url`, 0 when none decides.
+    fn rank_of_url(&self, url: &str) -> u64 {
         let (path, slash) = path_of(url);
         if !slash && !needs_normalizing(self.dialect, path) {
             return self.decide(path);
@@ -658,33 +686,6 @@ impl fmt::Display for Verdict<'_> {
             None => f.write_str(" (no rule)"),
         }
     }
-}
-
-/// The rules' patterns as one string. Checking UTF-8 once over all of them
-/// is cheaper than once per rule, but two invalid pieces can join into a
-/// valid character (`\xC3` + `\xA9`), so every span must also start and
-/// end on a character boundary. Otherwise, and for invalid UTF-8, a second,
-/// lossy pass converts each rule on its own and moves the spans.
-fn display_text(bytes: Vec<u8>, rules: &mut [RuleInfo]) -> String {
-    let bytes = match String::from_utf8(bytes) {
-        Ok(text)
-            if rules.iter().all(|r| {
-                text.is_char_boundary(r.text.0 as usize) && text.is_char_boundary(r.text.1 as usize)
-            }) =>
-        {
-            return text
-        }
-        Ok(text) => text.into_bytes(),
-        Err(e) => e.into_bytes(),
-    };
-    let mut text = String::with_capacity(bytes.len());
-    for rule in rules {
-        let start = text.len() as u32;
-        let piece = &bytes[rule.text.0 as usize..rule.text.1 as usize];
-        text.push_str(&String::from_utf8_lossy(piece));
-        rule.text = (start, text.len() as u32);
-    }
-    text
 }
 
 /// A node's child by first octet: most nodes have a few children, where a

@@ -2,6 +2,8 @@
 //! field names, each the way its dialect's text (or the reference library)
 //! says.
 
+use std::sync::Arc;
+
 use memchr::memchr2;
 
 use crate::group::{parse_crawl_delay, RequestRate, VisitTime};
@@ -85,7 +87,8 @@ pub(crate) fn parse(input: &[u8], options: &ParseOptions) -> Robots {
         body,
         robots: Robots {
             dialect: options.dialect,
-            body: Box::default(),
+            body: Arc::default(),
+            utf8: true,
             groups: Vec::new(),
             agents: Vec::new(),
             rules: Vec::new(),
@@ -110,7 +113,7 @@ pub(crate) fn parse(input: &[u8], options: &ParseOptions) -> Robots {
     }
     let mut robots = p.robots;
     robots.diagnostics.sort_by_key(|d| d.line);
-    robots.body = body.into();
+    robots.body = Arc::from(body);
     robots
 }
 
@@ -130,6 +133,7 @@ impl<'b> Parser<'b> {
         let body = self.body;
         let mut pos = self.skip_bom();
         if let Err(e) = std::str::from_utf8(body) {
+            self.robots.utf8 = false;
             let line = 1 + memchr::memchr_iter(b'\n', &body[..e.valid_up_to()]).count();
             self.diag(line, DiagnosticKind::InvalidUtf8);
         }
@@ -174,6 +178,8 @@ impl<'b> Parser<'b> {
         if self.dialect == Dialect::Google && end - start > GOOGLE_MAX_LINE {
             end = start + GOOGLE_MAX_LINE;
             self.diag(line_no, DiagnosticKind::LineTruncated);
+            // The cut may fall inside a character.
+            self.robots.utf8 &= std::str::from_utf8(&self.body[start..end]).is_ok();
         }
         let colon = line.colon.filter(|&c| c < end);
         let (start, end) = trim(self.body, start, end);

@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
 use crate::group::{RequestRate, VisitTime};
 use crate::{Dialect, Matcher, ParseOptions};
@@ -27,7 +28,11 @@ use crate::{Dialect, Matcher, ParseOptions};
 #[derive(Clone, Debug)]
 pub struct Robots {
     pub(crate) dialect: Dialect,
-    pub(crate) body: Box<[u8]>,
+    /// Shared with the matchers, which point into it for their rules' text.
+    pub(crate) body: Arc<[u8]>,
+    /// Whether every span of `body` is valid UTF-8 on its own: the body is,
+    /// and no line was cut inside a character.
+    pub(crate) utf8: bool,
     pub(crate) groups: Vec<GroupData>,
     pub(crate) agents: Vec<Span>,
     pub(crate) rules: Vec<RuleData>,
