@@ -27,9 +27,9 @@ use crate::{Dialect, Robots, RuleKind};
 
 /// The compiled rules of one robot.
 ///
-/// `Matcher` owns everything it needs (it does not borrow the [`Robots`] it
-/// came from), is `Send + Sync` and costs a few vectors: keep one per host.
-/// A check does not allocate.
+/// `Matcher` does not borrow the [`Robots`] it came from: it owns its trie
+/// and shares the file's body (reference-counted) for the text of its rules.
+/// It is `Send + Sync`: keep one per host. A check does not allocate.
 ///
 /// How each dialect reads the `agent` given to [`Robots::matcher`]:
 /// `norobots1994` and `draft1996` take the name up to the first `/` or white
