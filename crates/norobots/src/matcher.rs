@@ -456,7 +456,7 @@ impl Matcher {
             let child_id = self.child_nodes[c0 + i] as usize;
             let child = &self.nodes[child_id];
             let label = &self.arena[child.label.0 as usize..child.label.1 as usize];
-            if !path[pos..].starts_with(label) {
+            if path.len() - pos < label.len() || common_prefix(&path[pos..], label) != label.len() {
                 break;
             }
             pos += label.len();
