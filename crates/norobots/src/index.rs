@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::pattern::Glob;
+use crate::pattern::{ByteSet, Glob};
 
 /// A multiplicative hash for the `u32` grams: the keys are not chosen to
 /// collide on purpose by anyone who gains from it (a file can only slow its
@@ -46,6 +46,10 @@ pub(crate) struct TailIndex {
     filed: Vec<(u32, u32)>,
     /// Tails that could not be filed, in the node's (rank) order.
     unfiled: Vec<u32>,
+    /// The octets every tail needs (`?` and `=` for a node of `/*?key=`
+    /// rules): a path without one of them cannot match any, and is not
+    /// scanned at all.
+    pub common: ByteSet,
 }
 
 /// Nodes with fewer tails than this are searched rule by rule, which is
@@ -81,6 +85,11 @@ impl TailIndex {
             present: vec![0u64; 1024].into_boxed_slice(),
             filed: Vec::new(),
             unfiled: Vec::new(),
+            common: globs
+                .clone()
+                .map(|g| g.needs)
+                .reduce(|a, b| a.intersection(&b))
+                .unwrap_or_default(),
         };
         for (i, g) in globs.enumerate() {
             let rarest = segments(g)

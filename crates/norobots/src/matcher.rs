@@ -486,13 +486,17 @@ impl Matcher {
     ) -> u64 {
         let tails = &self.tails[node.tails.0 as usize..node.tails.1 as usize];
         if node.index != NO_INDEX {
+            let index = &self.indexes[node.index as usize];
+            let seen = *seen.get_or_insert_with(|| ByteSet::of(path));
+            if !index.common.is_subset(&seen) {
+                return best;
+            }
             let mut best = best;
             let rest = &path[pos..];
-            self.indexes[node.index as usize].for_each_candidate(rest, |t| {
+            index.for_each_candidate(rest, |t| {
                 let tail = &tails[t as usize];
-                let seen = seen.get_or_insert_with(|| ByteSet::of(path));
                 if tail.rank > best
-                    && tail.glob.needs.is_subset(seen)
+                    && tail.glob.needs.is_subset(&seen)
                     && tail.glob.matches(&self.arena, rest)
                 {
                     best = tail.rank;

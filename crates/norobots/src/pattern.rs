@@ -191,6 +191,11 @@ impl ByteSet {
         set
     }
 
+    /// The octets in both sets.
+    pub fn intersection(&self, other: &ByteSet) -> ByteSet {
+        ByteSet(std::array::from_fn(|i| self.0[i] & other.0[i]))
+    }
+
     /// Whether every octet of `self` is in `other`.
     #[inline]
     pub fn is_subset(&self, other: &ByteSet) -> bool {
