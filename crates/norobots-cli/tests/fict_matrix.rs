@@ -52,3 +52,32 @@ fn draft1996_example_matches_its_matrix_for_every_robot() {
         assert_eq!(out.status.code(), Some(i32::from(any_no)), "{agent}");
     }
 }
+
+/// The README shows the quick start's output; it must be what the command
+/// prints today.
+#[test]
+fn readme_quick_start_output_is_current() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme
+        .find("--explain < examples/fict.org/urls.txt\n")
+        .expect("quick start");
+    let shown = &readme[start..];
+    let shown = &shown[shown.find('\n').unwrap() + 1..];
+    let shown = &shown[..shown.find("```").unwrap()];
+    let out = Command::cargo_bin("norobots")
+        .unwrap()
+        .current_dir(root())
+        .args([
+            "check",
+            "--dialect",
+            "draft1996",
+            "--robots",
+            "examples/fict.org/robots.txt",
+        ])
+        .args(["--agent", "OtherBot/1.0", "--explain"])
+        .pipe_stdin(root().join("examples/fict.org/urls.txt"))
+        .unwrap()
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), shown);
+}
