@@ -704,13 +704,13 @@ fn find_byte(byte: u8, bytes: &[u8]) -> Option<usize> {
     }
 }
 
-struct Selected {
-    indices: Vec<usize>,
+pub(crate) struct Selected {
+    pub(crate) indices: Vec<usize>,
     specific: bool,
 }
 
 /// The groups whose rules apply to the robot `name`, per dialect.
-fn select_groups(robots: &Robots, name: &str) -> Selected {
+pub(crate) fn select_groups(robots: &Robots, name: &str) -> Selected {
     let dialect = robots.dialect;
     let agents = |g: &crate::robots::GroupData| {
         robots.agents[g.agents.0 as usize..g.agents.1 as usize]

@@ -192,6 +192,30 @@ impl Robots {
         Matcher::new(self, agent)
     }
 
+    /// The groups whose rules apply to `agent`, read as [`Robots::matcher`]
+    /// reads it: the groups that name the robot, else the `*` groups (in
+    /// the legacy dialects, only the first record of either kind). Empty
+    /// when none applies, and the robot may then fetch anything.
+    ///
+    /// ```
+    /// let body = b"User-agent: *\nDisallow: /\n\nUser-agent: FooBot\nDisallow: /foo\n";
+    /// let robots = norobots::Robots::parse(body);
+    /// let lines: Vec<usize> = robots.groups_for("FooBot/1.0").iter().map(|g| g.line()).collect();
+    /// assert_eq!(lines, [4]);
+    /// assert_eq!(robots.groups_for("BarBot")[0].line(), 1);
+    /// ```
+    pub fn groups_for(&self, agent: &str) -> Vec<Group<'_>> {
+        let name = crate::agent::caller_name(self.dialect, agent);
+        crate::matcher::select_groups(self, name)
+            .indices
+            .into_iter()
+            .map(|i| Group {
+                robots: self,
+                data: &self.groups[i],
+            })
+            .collect()
+    }
+
     /// Whether `agent` may fetch `url`: [`Robots::matcher`] and
     /// [`Matcher::is_allowed`] in one call, for a single question.
     ///

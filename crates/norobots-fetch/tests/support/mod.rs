@@ -1,0 +1,282 @@
+//! A real HTTP/1.1 server on 127.0.0.1 for the integration tests: it reads
+//! each request with `httparse`, records what it saw, and answers as the
+//! test's handler says, faults included (a trickled body, a reset
+//! connection, a body far over the cap). Each connection serves one request
+//! and closes, so every request the client makes is seen here.
+
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use norobots::Dialect;
+use norobots_fetch::{Config, RobotsCache};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// One request as the server read it.
+#[derive(Clone, Debug)]
+pub struct Seen {
+    pub method: String,
+    pub path: String,
+    pub host: String,
+    pub headers: Vec<(String, String)>,
+}
+
+impl Seen {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// How to answer one request.
+pub enum Reply {
+    /// A whole response.
+    Full {
+        status: u16,
+        headers: Vec<(String, String)>,
+        body: Vec<u8>,
+    },
+    /// Headers at once, then the body one byte per `every`.
+    Trickle { body: Vec<u8>, every: Duration },
+    /// Declares `declared` bytes, sends `sent`, then resets the connection.
+    Reset { declared: usize, sent: Vec<u8> },
+    /// `size` bytes of robots.txt lines, written as fast as the client
+    /// reads; the server counts what it managed to write.
+    Huge { size: usize },
+    /// Waits, then answers.
+    Delayed(Duration, Box<Reply>),
+}
+
+impl Reply {
+    pub fn status(status: u16) -> Reply {
+        Reply::Full {
+            status,
+            headers: Vec::new(),
+            body: Vec::new(),
+        }
+    }
+
+    pub fn ok(body: &str) -> Reply {
+        Reply::Full {
+            status: 200,
+            headers: vec![("Content-Type".into(), "text/plain".into())],
+            body: body.as_bytes().to_vec(),
+        }
+    }
+
+    pub fn with(mut self, name: &str, value: &str) -> Reply {
+        if let Reply::Full { headers, .. } = &mut self {
+            headers.push((name.into(), value.into()));
+        }
+        self
+    }
+
+    pub fn redirect(status: u16, location: &str) -> Reply {
+        Reply::status(status).with("Location", location)
+    }
+}
+
+type Handler = dyn Fn(usize, &Seen) -> Reply + Send + Sync;
+
+pub struct Server {
+    pub addr: SocketAddr,
+    seen: Arc<Mutex<Vec<Seen>>>,
+    written: Arc<AtomicU64>,
+}
+
+impl Server {
+    /// Starts a server; `handler` gets the request's index (0-based) and
+    /// the request.
+    pub async fn start(handler: impl Fn(usize, &Seen) -> Reply + Send + Sync + 'static) -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let written = Arc::new(AtomicU64::new(0));
+        let handler: Arc<Handler> = Arc::new(handler);
+        let count = Arc::new(AtomicUsize::new(0));
+        {
+            let seen = Arc::clone(&seen);
+            let written = Arc::clone(&written);
+            tokio::spawn(async move {
+                loop {
+                    let Ok((stream, _)) = listener.accept().await else {
+                        return;
+                    };
+                    let seen = Arc::clone(&seen);
+                    let written = Arc::clone(&written);
+                    let handler = Arc::clone(&handler);
+                    let count = Arc::clone(&count);
+                    tokio::spawn(async move {
+                        let _ = serve(stream, &seen, &written, &*handler, &count).await;
+                    });
+                }
+            });
+        }
+        Server {
+            addr,
+            seen,
+            written,
+        }
+    }
+
+    /// Every request so far.
+    pub fn seen(&self) -> Vec<Seen> {
+        self.seen.lock().unwrap().clone()
+    }
+
+    pub fn requests(&self) -> usize {
+        self.seen.lock().unwrap().len()
+    }
+
+    /// Body bytes the server managed to write.
+    pub fn written(&self) -> u64 {
+        self.written.load(Ordering::SeqCst)
+    }
+
+    /// `http://host:port` for a test host name that the cache resolves here.
+    pub fn url(&self, host: &str, path: &str) -> String {
+        format!("http://{host}:{}{path}", self.addr.port())
+    }
+}
+
+/// A cache whose resolver sends each of `hosts` to `server`, with short
+/// timeouts and retries so the tests run quickly.
+pub fn cache_for(dialect: Dialect, server: &Server, hosts: &[&str]) -> RobotsCache {
+    RobotsCache::new(config_for(dialect, server, hosts)).unwrap()
+}
+
+pub fn config_for(dialect: Dialect, server: &Server, hosts: &[&str]) -> Config {
+    let mut config = Config::new(dialect)
+        .user_agent("TestBot/1.0 (+http://127.0.0.1/bot)")
+        .timeout(Duration::from_secs(5))
+        .connect_timeout(Duration::from_secs(2))
+        .retry(Duration::from_secs(1), Duration::from_secs(3600));
+    for host in hosts {
+        config = config.resolve(*host, server.addr);
+    }
+    config
+}
+
+async fn serve(
+    mut stream: TcpStream,
+    seen: &Mutex<Vec<Seen>>,
+    written: &AtomicU64,
+    handler: &Handler,
+    count: &AtomicUsize,
+) -> std::io::Result<()> {
+    let mut buf = Vec::new();
+    let request = loop {
+        let mut chunk = [0u8; 4096];
+        let n = stream.read(&mut chunk).await?;
+        if n == 0 {
+            return Ok(());
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        let mut headers = [httparse::EMPTY_HEADER; 64];
+        let mut req = httparse::Request::new(&mut headers);
+        if let httparse::Status::Complete(_) = req.parse(&buf).unwrap() {
+            let headers: Vec<(String, String)> = req
+                .headers
+                .iter()
+                .map(|h| (h.name.to_string(), String::from_utf8_lossy(h.value).into_owned()))
+                .collect();
+            let host = headers
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case("host"))
+                .map(|(_, v)| v.split(':').next().unwrap_or("").to_string())
+                .unwrap_or_default();
+            break Seen {
+                method: req.method.unwrap_or("").to_string(),
+                path: req.path.unwrap_or("").to_string(),
+                host,
+                headers,
+            };
+        }
+    };
+    let index = count.fetch_add(1, Ordering::SeqCst);
+    seen.lock().unwrap().push(request.clone());
+    let mut reply = handler(index, &request);
+    while let Reply::Delayed(wait, inner) = reply {
+        tokio::time::sleep(wait).await;
+        reply = *inner;
+    }
+    match reply {
+        Reply::Full {
+            status,
+            headers,
+            body,
+        } => {
+            let mut head = format!("HTTP/1.1 {status} X\r\nConnection: close\r\nContent-Length: {}\r\n", body.len());
+            for (k, v) in headers {
+                head.push_str(&format!("{k}: {v}\r\n"));
+            }
+            head.push_str("\r\n");
+            stream.write_all(head.as_bytes()).await?;
+            stream.write_all(&body).await?;
+            written.fetch_add(body.len() as u64, Ordering::SeqCst);
+        }
+        Reply::Trickle { body, every } => {
+            let head = format!("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: {}\r\n\r\n", body.len());
+            stream.write_all(head.as_bytes()).await?;
+            for b in body {
+                stream.write_all(&[b]).await?;
+                stream.flush().await?;
+                written.fetch_add(1, Ordering::SeqCst);
+                tokio::time::sleep(every).await;
+            }
+        }
+        Reply::Reset { declared, sent } => {
+            let head = format!("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: {declared}\r\n\r\n");
+            stream.write_all(head.as_bytes()).await?;
+            stream.write_all(&sent).await?;
+            stream.flush().await?;
+            written.fetch_add(sent.len() as u64, Ordering::SeqCst);
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            // SO_LINGER 0: close with RST instead of FIN.
+            #[allow(deprecated)]
+            stream.set_linger(Some(Duration::ZERO))?;
+            drop(stream);
+            return Ok(());
+        }
+        Reply::Huge { size } => {
+            let head = format!("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: {size}\r\n\r\n");
+            stream.write_all(head.as_bytes()).await?;
+            let line = b"User-agent: *\nDisallow: /private\n";
+            let mut block = Vec::with_capacity(64 * 1024);
+            while block.len() + line.len() <= 64 * 1024 {
+                block.extend_from_slice(line);
+            }
+            let mut left = size;
+            while left > 0 {
+                let n = left.min(block.len());
+                stream.write_all(&block[..n]).await?;
+                written.fetch_add(n as u64, Ordering::SeqCst);
+                left -= n;
+            }
+        }
+        Reply::Delayed(..) => unreachable!(),
+    }
+    stream.shutdown().await
+}
+
+/// gzip-compresses `body`.
+pub fn gzip(body: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(body).unwrap();
+    e.finish().unwrap()
+}
+
+/// brotli-compresses `body`.
+pub fn brotli(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut input = body;
+    brotli::BrotliCompress(&mut input, &mut out, &Default::default()).unwrap();
+    out
+}
