@@ -72,7 +72,11 @@ impl fmt::Display for Decision {
             Decision::Allow(b) => write!(f, "allowed ({b})"),
             Decision::Disallow(b) => write!(f, "disallowed ({b})"),
             Decision::Defer { until, outcome } => {
-                write!(f, "deferred until {} ({outcome})", httpdate::fmt_http_date(*until))
+                write!(
+                    f,
+                    "deferred until {} ({outcome})",
+                    httpdate::fmt_http_date(*until)
+                )
             }
         }
     }
@@ -640,6 +644,7 @@ impl RobotsCache {
             headers,
             request_headers: self.inner.request_headers(),
             body: body.to_vec(),
+            bytes: body.len(),
             truncated: false,
             fetched_at: SystemTime::now(),
             elapsed: Duration::ZERO,
@@ -745,12 +750,7 @@ impl Inner {
     /// shard is full.
     fn slot(&self, key: &str) -> Arc<Slot> {
         let shard = &self.shards[shard_of(key)];
-        if let Some(slot) = shard
-            .map
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(key)
-        {
+        if let Some(slot) = shard.map.read().unwrap_or_else(|e| e.into_inner()).get(key) {
             return Arc::clone(slot);
         }
         let mut map = shard.map.write().unwrap_or_else(|e| e.into_inner());
@@ -821,7 +821,10 @@ impl Inner {
             }
         }
         if let Outcome::Failure(f) = &fetch.outcome {
-            let i = FAILURE_KINDS.iter().position(|k| *k == f.kind()).unwrap_or(5);
+            let i = FAILURE_KINDS
+                .iter()
+                .position(|k| *k == f.kind())
+                .unwrap_or(5);
             self.counters.failures[i].fetch_add(1, Relaxed);
         }
         self.build(origin, fetch, previous)
@@ -833,7 +836,9 @@ impl Inner {
         let request = http_request(&good.fetch.url, &fetch.request_headers);
         let response = http_response(304, &fetch.headers);
         let now = fetch.fetched_at;
-        let AfterResponse::NotModified(policy, parts) = policy.after_response(&request, &response, now) else {
+        let AfterResponse::NotModified(policy, parts) =
+            policy.after_response(&request, &response, now)
+        else {
             return None;
         };
         let mut kept = good.fetch.clone();
@@ -1078,7 +1083,10 @@ mod tests {
     #[test]
     fn default_freshness_is_per_dialect() {
         assert_eq!(ttl_of(Dialect::Draft1996, 200, &[]).as_secs(), 7 * 86_400);
-        assert_eq!(ttl_of(Dialect::Norobots1994, 200, &[]).as_secs(), 7 * 86_400);
+        assert_eq!(
+            ttl_of(Dialect::Norobots1994, 200, &[]).as_secs(),
+            7 * 86_400
+        );
         assert_eq!(ttl_of(Dialect::Rfc9309, 200, &[]).as_secs(), 86_400);
         assert_eq!(ttl_of(Dialect::Google, 404, &[]).as_secs(), 86_400);
     }
@@ -1100,9 +1108,17 @@ mod tests {
         let date = httpdate::fmt_http_date(now);
         let past = httpdate::fmt_http_date(now - Duration::from_secs(3600));
         let future = httpdate::fmt_http_date(now + Duration::from_secs(3600));
-        let t = ttl_of(Dialect::Draft1996, 200, &[("date", &date), ("expires", &past)]);
+        let t = ttl_of(
+            Dialect::Draft1996,
+            200,
+            &[("date", &date), ("expires", &past)],
+        );
         assert_eq!(t, Duration::ZERO);
-        let t = ttl_of(Dialect::Draft1996, 200, &[("date", &date), ("expires", &future)]);
+        let t = ttl_of(
+            Dialect::Draft1996,
+            200,
+            &[("date", &date), ("expires", &future)],
+        );
         assert!(t.as_secs() > 3590 && t.as_secs() <= 3600, "{t:?}");
         let t = ttl_of(Dialect::Draft1996, 200, &[("expires", "0")]);
         assert_eq!(t, Duration::ZERO);
@@ -1112,8 +1128,14 @@ mod tests {
     // nothing.
     #[test]
     fn no_cache_and_no_store_mean_no_freshness() {
-        assert_eq!(ttl_of(Dialect::Rfc9309, 200, &[("cache-control", "no-cache")]), Duration::ZERO);
-        assert_eq!(ttl_of(Dialect::Rfc9309, 200, &[("cache-control", "No-Store")]), Duration::ZERO);
+        assert_eq!(
+            ttl_of(Dialect::Rfc9309, 200, &[("cache-control", "no-cache")]),
+            Duration::ZERO
+        );
+        assert_eq!(
+            ttl_of(Dialect::Rfc9309, 200, &[("cache-control", "No-Store")]),
+            Duration::ZERO
+        );
         let c = cache(Dialect::Rfc9309);
         let o = Origin::of("http://a.example").unwrap();
         c.insert(&o, 200, headers(&[("cache-control", "no-store")]), b"");
@@ -1131,27 +1153,60 @@ mod tests {
     async fn rules_decide_and_name_the_rule() {
         let c = cache(Dialect::Rfc9309);
         let o = Origin::of("http://a.example").unwrap();
-        c.insert(&o, 200, HeaderMap::new(), b"User-agent: *\nDisallow: /x\nAllow: /x/y\n");
+        c.insert(
+            &o,
+            200,
+            HeaderMap::new(),
+            b"User-agent: *\nDisallow: /x\nAllow: /x/y\n",
+        );
         let d = c.check("http://a.example/x/z", "bot").await.unwrap();
         assert_eq!(
             d,
-            Decision::Disallow(Basis::Rule { line: 2, kind: RuleKind::Disallow, pattern: "/x".into() })
+            Decision::Disallow(Basis::Rule {
+                line: 2,
+                kind: RuleKind::Disallow,
+                pattern: "/x".into()
+            })
         );
         let d = c.check("http://A.EXAMPLE:80/x/y", "bot").await.unwrap();
         assert_eq!(d.to_string(), "allowed (line 3: Allow: /x/y)");
-        assert_eq!(c.check("http://a.example/", "bot").await.unwrap(), Decision::Allow(Basis::NoRule));
+        assert_eq!(
+            c.check("http://a.example/", "bot").await.unwrap(),
+            Decision::Allow(Basis::NoRule)
+        );
     }
 
     #[tokio::test]
     async fn each_agent_gets_its_own_matcher() {
         let c = cache(Dialect::Rfc9309);
         let o = Origin::of("http://a.example").unwrap();
-        c.insert(&o, 200, HeaderMap::new(), b"User-agent: a\nDisallow: /\n\nUser-agent: b\nDisallow: /b\n");
+        c.insert(
+            &o,
+            200,
+            HeaderMap::new(),
+            b"User-agent: a\nDisallow: /\n\nUser-agent: b\nDisallow: /b\n",
+        );
         for _ in 0..2 {
-            assert!(!c.check("http://a.example/x", "a").await.unwrap().is_allowed());
-            assert!(c.check("http://a.example/x", "b").await.unwrap().is_allowed());
-            assert!(c.check("http://a.example/x", "c").await.unwrap().is_allowed());
-            assert!(!c.check("http://a.example/b", "b").await.unwrap().is_allowed());
+            assert!(!c
+                .check("http://a.example/x", "a")
+                .await
+                .unwrap()
+                .is_allowed());
+            assert!(c
+                .check("http://a.example/x", "b")
+                .await
+                .unwrap()
+                .is_allowed());
+            assert!(c
+                .check("http://a.example/x", "c")
+                .await
+                .unwrap()
+                .is_allowed());
+            assert!(!c
+                .check("http://a.example/b", "b")
+                .await
+                .unwrap()
+                .is_allowed());
         }
     }
 

@@ -43,6 +43,9 @@ pub struct Fetch {
     pub request_headers: HeaderMap,
     /// The body (decoded), cut at the cap; empty unless the status was 2xx.
     pub body: Vec<u8>,
+    /// How many body bytes were kept (at most the cap); stays when the
+    /// cache moves the body into the parsed file.
+    pub bytes: usize,
     /// Whether the body was longer than the cap.
     pub truncated: bool,
     /// When the answer came.
@@ -93,9 +96,15 @@ pub fn looks_like_html(headers: &HeaderMap, body: &[u8]) -> bool {
         .position(|b| !b.is_ascii_whitespace())
         .unwrap_or(body.len());
     let head = &body[start..body.len().min(start + 16)];
-    [&b"<!doctype html"[..], b"<html", b"<head", b"<body", b"<!--"]
-        .iter()
-        .any(|tag| head.len() >= tag.len() && head[..tag.len()].eq_ignore_ascii_case(tag))
+    [
+        &b"<!doctype html"[..],
+        b"<html",
+        b"<head",
+        b"<body",
+        b"<!--",
+    ]
+    .iter()
+    .any(|tag| head.len() >= tag.len() && head[..tag.len()].eq_ignore_ascii_case(tag))
 }
 
 /// An HTTP client set up for robots.txt: our own redirect handling, the
@@ -167,6 +176,7 @@ impl Fetcher {
             headers: HeaderMap::new(),
             request_headers: headers.clone(),
             body: Vec::new(),
+            bytes: 0,
             truncated: false,
             fetched_at: SystemTime::now(),
             elapsed: Duration::ZERO,
@@ -181,6 +191,7 @@ impl Fetcher {
             fetch.body = Vec::new();
             fetch.truncated = false;
         }
+        fetch.bytes = fetch.body.len();
         fetch.fetched_at = SystemTime::now();
         fetch.elapsed = start.elapsed();
         debug!(url = %url, outcome = %fetch.outcome, bytes = fetch.body.len(), ms = fetch.elapsed.as_millis() as u64, "fetched robots.txt");
@@ -320,16 +331,28 @@ mod tests {
     fn redirect_targets_resolve_against_the_current_url() {
         assert_eq!(hop("/r.txt").unwrap().as_str(), "http://a.example/r.txt");
         assert_eq!(hop("//b.example/x").unwrap().as_str(), "http://b.example/x");
-        assert_eq!(hop("https://b.example/robots.txt#f").unwrap().as_str(), "https://b.example/robots.txt");
+        assert_eq!(
+            hop("https://b.example/robots.txt#f").unwrap().as_str(),
+            "https://b.example/robots.txt"
+        );
     }
 
     #[test]
     fn redirects_leave_http_only_as_a_problem() {
-        assert!(matches!(hop("ftp://b.example/robots.txt"), Err(RedirectProblem::BadTarget(_))));
-        assert!(matches!(hop("mailto:x@y"), Err(RedirectProblem::BadTarget(_))));
+        assert!(matches!(
+            hop("ftp://b.example/robots.txt"),
+            Err(RedirectProblem::BadTarget(_))
+        ));
+        assert!(matches!(
+            hop("mailto:x@y"),
+            Err(RedirectProblem::BadTarget(_))
+        ));
         let empty = HeaderMap::new();
         let here = Url::parse("http://a.example/").unwrap();
-        assert_eq!(next_hop(&here, &empty, 302), Err(RedirectProblem::NoLocation(302)));
+        assert_eq!(
+            next_hop(&here, &empty, 302),
+            Err(RedirectProblem::NoLocation(302))
+        );
     }
 
     #[test]

@@ -258,8 +258,14 @@ mod tests {
     // Draft 3.1 / dialects.md: scheme, host and port all matter.
     #[test]
     fn origin_keeps_scheme_host_and_port() {
-        assert_eq!(fast("http://www.bar.com:8001/x").unwrap(), "http://www.bar.com:8001");
-        assert_eq!(fast("https://www.bar.com:8001/x").unwrap(), "https://www.bar.com:8001");
+        assert_eq!(
+            fast("http://www.bar.com:8001/x").unwrap(),
+            "http://www.bar.com:8001"
+        );
+        assert_eq!(
+            fast("https://www.bar.com:8001/x").unwrap(),
+            "https://www.bar.com:8001"
+        );
         assert_eq!(fast("http://www.bar.com/x").unwrap(), "http://www.bar.com");
     }
 
@@ -268,7 +274,10 @@ mod tests {
     fn default_ports_drop_out() {
         assert_eq!(fast("http://a.example:80/").unwrap(), "http://a.example");
         assert_eq!(fast("https://a.example:443").unwrap(), "https://a.example");
-        assert_eq!(fast("https://a.example:80").unwrap(), "https://a.example:80");
+        assert_eq!(
+            fast("https://a.example:80").unwrap(),
+            "https://a.example:80"
+        );
     }
 
     #[test]
@@ -298,7 +307,10 @@ mod tests {
         }
         assert_eq!(slow("http://0x7f.1/").unwrap(), "http://127.0.0.1");
         assert_eq!(slow("http://a.example:080/").unwrap(), "http://a.example");
-        assert_eq!(slow("http://bücher.example/").unwrap(), "http://xn--bcher-kva.example");
+        assert_eq!(
+            slow("http://bücher.example/").unwrap(),
+            "http://xn--bcher-kva.example"
+        );
     }
 
     #[test]

@@ -53,7 +53,9 @@ pub enum RedirectProblem {
 impl fmt::Display for RedirectProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RedirectProblem::TooMany(n) => write!(f, "more than {} redirects ({n})", n.saturating_sub(1)),
+            RedirectProblem::TooMany(n) => {
+                write!(f, "more than {} redirects ({n})", n.saturating_sub(1))
+            }
             RedirectProblem::Loop(url) => write!(f, "redirect loop back to {url}"),
             RedirectProblem::BadTarget(url) => write!(f, "redirect to a non-HTTP target {url}"),
             RedirectProblem::NoLocation(status) => write!(f, "{status} without a Location"),
@@ -320,7 +322,10 @@ mod tests {
     fn not_found_and_other_client_errors_allow_all() {
         for d in ALL {
             for s in [400, 404, 410, 451, 499] {
-                assert!(matches!(access(d, &Outcome::Status(s)), Access::AllowAll(_)));
+                assert!(matches!(
+                    access(d, &Outcome::Status(s)),
+                    Access::AllowAll(_)
+                ));
             }
         }
     }
@@ -346,10 +351,7 @@ mod tests {
                     assert_eq!(a, Access::DisallowAll(o.clone()));
                 }
             }
-            assert!(matches!(
-                access(d, &Outcome::Status(429)),
-                Access::Defer(_)
-            ));
+            assert!(matches!(access(d, &Outcome::Status(429)), Access::Defer(_)));
         }
     }
 
@@ -389,7 +391,10 @@ mod tests {
             .collect();
         assert_eq!(waits, [10, 20, 40, 80, 100, 100]);
         assert_eq!(retry_wait(u32::MAX, None, i, max), max);
-        assert_eq!(retry_wait(1, Some(Duration::ZERO), i, max), Duration::from_secs(1));
+        assert_eq!(
+            retry_wait(1, Some(Duration::ZERO), i, max),
+            Duration::from_secs(1)
+        );
         assert_eq!(retry_wait(1, Some(Duration::from_secs(1000)), i, max), max);
     }
 
@@ -401,7 +406,10 @@ mod tests {
         let past = httpdate::fmt_http_date(now - Duration::from_secs(50));
         assert_eq!(parse_retry_after(&past, now), Some(Duration::ZERO));
         let future = httpdate::fmt_http_date(now + Duration::from_secs(50));
-        assert_eq!(parse_retry_after(&future, now), Some(Duration::from_secs(50)));
+        assert_eq!(
+            parse_retry_after(&future, now),
+            Some(Duration::from_secs(50))
+        );
         assert_eq!(parse_retry_after("-1", now), None);
         assert_eq!(parse_retry_after("", now), None);
     }

@@ -8,9 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use norobots::{Dialect, RuleKind};
-use norobots_fetch::{
-    Access, Basis, Decision, Failure, Outcome, RedirectProblem, RobotsCache,
-};
+use norobots_fetch::{Access, Basis, Decision, Failure, Outcome, RedirectProblem, RobotsCache};
 use support::{cache_for, config_for, Reply, Server};
 
 const RULES: &str = "User-agent: *\nDisallow: /private\n";
@@ -26,7 +24,12 @@ fn rule(line: usize, kind: RuleKind, pattern: &str) -> Basis {
 /// A server answering `/robots.txt` on host `sNNN.test` with status NNN.
 async fn status_server() -> Server {
     Server::start(|_, seen| {
-        let status: u16 = seen.host.trim_start_matches('s').trim_end_matches(".test").parse().unwrap();
+        let status: u16 = seen
+            .host
+            .trim_start_matches('s')
+            .trim_end_matches(".test")
+            .parse()
+            .unwrap();
         match status {
             200 => Reply::ok(RULES),
             s => Reply::status(s),
@@ -43,7 +46,12 @@ async fn each_status_class_per_dialect() {
     let server = status_server().await;
     let hosts: Vec<String> = STATUSES.iter().map(|s| format!("s{s}.test")).collect();
     let hosts: Vec<&str> = hosts.iter().map(String::as_str).collect();
-    for dialect in [Dialect::Norobots1994, Dialect::Draft1996, Dialect::Rfc9309, Dialect::Google] {
+    for dialect in [
+        Dialect::Norobots1994,
+        Dialect::Draft1996,
+        Dialect::Rfc9309,
+        Dialect::Google,
+    ] {
         let legacy = matches!(dialect, Dialect::Norobots1994 | Dialect::Draft1996);
         let cache = cache_for(dialect, &server, &hosts);
         for status in STATUSES {
@@ -51,11 +59,19 @@ async fn each_status_class_per_dialect() {
             let decision = cache.check(&url, "TestBot").await.unwrap();
             let failure = Outcome::Failure(Failure::Status(status));
             let got = match status {
-                200 => matches!(&decision, Decision::Disallow(b) if *b == rule(2, RuleKind::Disallow, "/private")),
-                401 | 403 if legacy => decision == Decision::Disallow(Basis::Fetch(Outcome::Status(status))),
+                200 => {
+                    matches!(&decision, Decision::Disallow(b) if *b == rule(2, RuleKind::Disallow, "/private"))
+                }
+                401 | 403 if legacy => {
+                    decision == Decision::Disallow(Basis::Fetch(Outcome::Status(status)))
+                }
                 429 => matches!(&decision, Decision::Defer { outcome, .. } if *outcome == failure),
-                404 | 410 | 401 | 403 => decision == Decision::Allow(Basis::Fetch(Outcome::Status(status))),
-                _ if legacy => matches!(&decision, Decision::Defer { outcome, .. } if *outcome == failure),
+                404 | 410 | 401 | 403 => {
+                    decision == Decision::Allow(Basis::Fetch(Outcome::Status(status)))
+                }
+                _ if legacy => {
+                    matches!(&decision, Decision::Defer { outcome, .. } if *outcome == failure)
+                }
                 _ => decision == Decision::Disallow(Basis::Fetch(failure)),
             };
             assert!(got, "{dialect} {status}: {decision:?}");
@@ -70,7 +86,10 @@ async fn each_status_class_per_dialect() {
     assert_eq!(seen.len(), 4 * STATUSES.len());
     for s in &seen {
         assert_eq!((s.method.as_str(), s.path.as_str()), ("GET", "/robots.txt"));
-        assert_eq!(s.header("user-agent"), Some("TestBot/1.0 (+http://127.0.0.1/bot)"));
+        assert_eq!(
+            s.header("user-agent"),
+            Some("TestBot/1.0 (+http://127.0.0.1/bot)")
+        );
     }
 }
 
@@ -106,7 +125,10 @@ async fn redirect_chains_of_one_five_and_six_hops() {
             let decision = cache.check(&url, "TestBot").await.unwrap();
             let entry = cache.entry(&url).unwrap().unwrap();
             if followed {
-                assert_eq!(decision, Decision::Disallow(rule(2, RuleKind::Disallow, "/private")));
+                assert_eq!(
+                    decision,
+                    Decision::Disallow(rule(2, RuleKind::Disallow, "/private"))
+                );
                 assert_eq!(entry.fetch().redirects.len(), hops);
                 assert_eq!(entry.fetch().final_url.path(), "/r0");
             } else {
@@ -116,7 +138,10 @@ async fn redirect_chains_of_one_five_and_six_hops() {
                 );
             }
             // The rules apply to the origin asked about.
-            assert_eq!(entry.origin().as_str(), format!("http://a.test:{}", server.addr.port()));
+            assert_eq!(
+                entry.origin().as_str(),
+                format!("http://a.test:{}", server.addr.port())
+            );
         }
         // Per dialect: the first request plus min(hops, 5) redirects.
         assert_eq!(server.requests(), 2 * (1 + hops.min(5)), "{hops} hops");
@@ -132,8 +157,12 @@ async fn a_redirect_loop_is_detected() {
     })
     .await;
     let cache = cache_for(Dialect::Rfc9309, &server, &["a.test"]);
-    let decision = cache.check(&server.url("a.test", "/x"), "TestBot").await.unwrap();
-    let Decision::Allow(Basis::Fetch(Outcome::Redirect(RedirectProblem::Loop(url)))) = decision else {
+    let decision = cache
+        .check(&server.url("a.test", "/x"), "TestBot")
+        .await
+        .unwrap();
+    let Decision::Allow(Basis::Fetch(Outcome::Redirect(RedirectProblem::Loop(url)))) = decision
+    else {
         panic!("{decision:?}");
     };
     assert!(url.ends_with("/robots.txt"), "{url}");
@@ -162,15 +191,27 @@ async fn a_redirect_to_another_host_applies_to_the_original_origin() {
     let cache = RobotsCache::new(config).unwrap();
     let url = origin_server.url("bare.test", "/moved/page");
     let decision = cache.check(&url, "TestBot").await.unwrap();
-    assert_eq!(decision, Decision::Disallow(rule(2, RuleKind::Disallow, "/moved")));
+    assert_eq!(
+        decision,
+        Decision::Disallow(rule(2, RuleKind::Disallow, "/moved"))
+    );
     let entry = cache.entry(&url).unwrap().unwrap();
-    assert_eq!(entry.origin().as_str(), format!("http://bare.test:{}", origin_server.addr.port()));
-    assert_eq!(entry.fetch().final_url.as_str(), format!("http://www.test:{port}/robots.txt"));
+    assert_eq!(
+        entry.origin().as_str(),
+        format!("http://bare.test:{}", origin_server.addr.port())
+    );
+    assert_eq!(
+        entry.fetch().final_url.as_str(),
+        format!("http://www.test:{port}/robots.txt")
+    );
     assert_eq!(origin_server.seen()[0].host, "bare.test");
     assert_eq!(server.seen()[0].host, "www.test");
     assert_eq!((origin_server.requests(), server.requests()), (1, 1));
     // The other host's own origin was not filled in by the redirect.
-    assert!(cache.entry(&format!("http://www.test:{port}/")).unwrap().is_none());
+    assert!(cache
+        .entry(&format!("http://www.test:{port}/"))
+        .unwrap()
+        .is_none());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -178,7 +219,10 @@ async fn a_redirect_to_another_scheme_is_no_file() {
     let server = Server::start(|_, _| Reply::redirect(302, "ftp://files.test/robots.txt")).await;
     for dialect in [Dialect::Draft1996, Dialect::Rfc9309] {
         let cache = cache_for(dialect, &server, &["a.test"]);
-        let decision = cache.check(&server.url("a.test", "/x"), "TestBot").await.unwrap();
+        let decision = cache
+            .check(&server.url("a.test", "/x"), "TestBot")
+            .await
+            .unwrap();
         assert_eq!(
             decision,
             Decision::Allow(Basis::Fetch(Outcome::Redirect(RedirectProblem::BadTarget(
@@ -197,7 +241,10 @@ async fn a_ten_megabyte_body_is_cut_at_the_cap() {
     let cache = cache_for(Dialect::Rfc9309, &server, &["big.test"]);
     let url = server.url("big.test", "/private/x");
     let decision = cache.check(&url, "TestBot").await.unwrap();
-    assert_eq!(decision, Decision::Disallow(rule(2, RuleKind::Disallow, "/private")));
+    assert_eq!(
+        decision,
+        Decision::Disallow(rule(2, RuleKind::Disallow, "/private"))
+    );
     let entry = cache.entry(&url).unwrap().unwrap();
     assert!(entry.fetch().truncated);
     assert_eq!(entry.fetch().status, Some(200));
@@ -207,7 +254,11 @@ async fn a_ten_megabyte_body_is_cut_at_the_cap() {
     assert!(last_line <= 500 * 1024 / 14, "{last_line}");
     // Give the server a moment to notice the closed connection.
     tokio::time::sleep(Duration::from_millis(200)).await;
-    assert!(server.written() < size as u64, "the server wrote all {} bytes", server.written());
+    assert!(
+        server.written() < size as u64,
+        "the server wrote all {} bytes",
+        server.written()
+    );
 }
 
 // The total timeout fires on a server that trickles a byte a second.
@@ -219,18 +270,36 @@ async fn a_trickling_server_times_out() {
     })
     .await;
     for dialect in [Dialect::Draft1996, Dialect::Rfc9309] {
-        let config = config_for(dialect, &server, &["slow.test"]).timeout(Duration::from_millis(1500));
+        let config =
+            config_for(dialect, &server, &["slow.test"]).timeout(Duration::from_millis(1500));
         let cache = RobotsCache::new(config).unwrap();
         let start = Instant::now();
-        let decision = cache.check(&server.url("slow.test", "/x"), "TestBot").await.unwrap();
+        let decision = cache
+            .check(&server.url("slow.test", "/x"), "TestBot")
+            .await
+            .unwrap();
         let took = start.elapsed();
-        assert!(took >= Duration::from_millis(1400) && took < Duration::from_secs(3), "{took:?}");
+        assert!(
+            took >= Duration::from_millis(1400) && took < Duration::from_secs(3),
+            "{took:?}"
+        );
         let timeout = Outcome::Failure(Failure::Timeout);
         match dialect {
-            Dialect::Draft1996 => assert!(matches!(&decision, Decision::Defer { outcome, .. } if *outcome == timeout)),
+            Dialect::Draft1996 => {
+                assert!(matches!(&decision, Decision::Defer { outcome, .. } if *outcome == timeout))
+            }
             _ => assert_eq!(decision, Decision::Disallow(Basis::Fetch(timeout))),
         }
-        assert_eq!(cache.metrics().failures.iter().find(|f| f.0 == "timeout").unwrap().1, 1);
+        assert_eq!(
+            cache
+                .metrics()
+                .failures
+                .iter()
+                .find(|f| f.0 == "timeout")
+                .unwrap()
+                .1,
+            1
+        );
     }
     assert_eq!(server.requests(), 2);
     assert!(server.written() < RULES.len() as u64 * 2);
@@ -245,11 +314,23 @@ async fn a_connection_reset_mid_body_is_a_failure() {
     .await;
     for dialect in [Dialect::Draft1996, Dialect::Rfc9309] {
         let cache = cache_for(dialect, &server, &["reset.test"]);
-        let decision = cache.check(&server.url("reset.test", "/public"), "TestBot").await.unwrap();
+        let decision = cache
+            .check(&server.url("reset.test", "/public"), "TestBot")
+            .await
+            .unwrap();
         // A half file must not count: its missing rules would allow too much.
         match (dialect, &decision) {
-            (Dialect::Draft1996, Decision::Defer { outcome: Outcome::Failure(Failure::Body(_)), .. }) => {}
-            (Dialect::Rfc9309, Decision::Disallow(Basis::Fetch(Outcome::Failure(Failure::Body(_))))) => {}
+            (
+                Dialect::Draft1996,
+                Decision::Defer {
+                    outcome: Outcome::Failure(Failure::Body(_)),
+                    ..
+                },
+            ) => {}
+            (
+                Dialect::Rfc9309,
+                Decision::Disallow(Basis::Fetch(Outcome::Failure(Failure::Body(_)))),
+            ) => {}
             _ => panic!("{dialect}: {decision:?}"),
         }
     }
@@ -262,9 +343,15 @@ async fn a_refused_connection_is_a_failure() {
     let port = listener.local_addr().unwrap().port();
     drop(listener);
     let cache = RobotsCache::new(norobots_fetch::Config::new(Dialect::Rfc9309)).unwrap();
-    let decision = cache.check(&format!("http://127.0.0.1:{port}/x"), "TestBot").await.unwrap();
+    let decision = cache
+        .check(&format!("http://127.0.0.1:{port}/x"), "TestBot")
+        .await
+        .unwrap();
     assert!(
-        matches!(&decision, Decision::Disallow(Basis::Fetch(Outcome::Failure(Failure::Connect(_))))),
+        matches!(
+            &decision,
+            Decision::Disallow(Basis::Fetch(Outcome::Failure(Failure::Connect(_))))
+        ),
         "{decision:?}"
     );
 }
@@ -286,8 +373,15 @@ async fn gzip_and_brotli_bodies_are_decoded() {
     .await;
     let cache = cache_for(Dialect::Rfc9309, &server, &["gz.test", "br.test"]);
     for host in ["gz.test", "br.test"] {
-        let decision = cache.check(&server.url(host, "/private"), "TestBot").await.unwrap();
-        assert_eq!(decision, Decision::Disallow(rule(2, RuleKind::Disallow, "/private")), "{host}");
+        let decision = cache
+            .check(&server.url(host, "/private"), "TestBot")
+            .await
+            .unwrap();
+        assert_eq!(
+            decision,
+            Decision::Disallow(rule(2, RuleKind::Disallow, "/private")),
+            "{host}"
+        );
     }
     for seen in server.seen() {
         let accept = seen.header("accept-encoding").unwrap();
@@ -322,7 +416,10 @@ async fn expires_in_the_past_refetches_and_in_the_future_does_not() {
         .await;
         let cache = cache_for(Dialect::Draft1996, &server, &["a.test"]);
         for _ in 0..3 {
-            let d = cache.check(&server.url("a.test", "/private"), "TestBot").await.unwrap();
+            let d = cache
+                .check(&server.url("a.test", "/private"), "TestBot")
+                .await
+                .unwrap();
             assert!(!d.is_allowed());
         }
         assert_eq!(server.requests(), expected, "Expires {offset:+}s");
@@ -338,7 +435,10 @@ async fn max_age_keeps_the_copy_that_long() {
     cache.check(&url, "TestBot").await.unwrap();
     cache.check(&url, "TestBot").await.unwrap();
     assert_eq!(server.requests(), 1);
-    assert_eq!(cache.entry(&url).unwrap().unwrap().ttl(), Duration::from_secs(1));
+    assert_eq!(
+        cache.entry(&url).unwrap().unwrap().ttl(),
+        Duration::from_secs(1)
+    );
     tokio::time::sleep(Duration::from_millis(1100)).await;
     cache.check(&url, "TestBot").await.unwrap();
     assert_eq!(server.requests(), 2);
@@ -349,9 +449,13 @@ async fn max_age_keeps_the_copy_that_long() {
 async fn a_304_renews_the_copy() {
     let server = Server::start(|i, seen| {
         if i == 0 {
-            Reply::ok(RULES).with("ETag", "\"v1\"").with("Cache-Control", "no-cache")
+            Reply::ok(RULES)
+                .with("ETag", "\"v1\"")
+                .with("Cache-Control", "no-cache")
         } else if seen.header("if-none-match") == Some("\"v1\"") {
-            Reply::status(304).with("ETag", "\"v1\"").with("Cache-Control", "max-age=600")
+            Reply::status(304)
+                .with("ETag", "\"v1\"")
+                .with("Cache-Control", "max-age=600")
         } else {
             Reply::ok("User-agent: *\nDisallow: /\n")
         }
@@ -362,7 +466,10 @@ async fn a_304_renews_the_copy() {
     assert!(!cache.check(&url, "TestBot").await.unwrap().is_allowed());
     // no-cache: the next check revalidates.
     let d = cache.check(&url, "TestBot").await.unwrap();
-    assert_eq!(d, Decision::Disallow(rule(2, RuleKind::Disallow, "/private")));
+    assert_eq!(
+        d,
+        Decision::Disallow(rule(2, RuleKind::Disallow, "/private"))
+    );
     let entry = cache.entry(&url).unwrap().unwrap();
     assert_eq!(entry.ttl(), Duration::from_secs(600));
     assert_eq!(entry.fetch().status, Some(200));
@@ -391,8 +498,16 @@ async fn a_5xx_after_a_good_copy_keeps_the_copy() {
         let url = server.url("a.test", "/private");
         cache.check(&url, "TestBot").await.unwrap();
         let d = cache.check(&url, "TestBot").await.unwrap();
-        assert_eq!(d, Decision::Disallow(rule(2, RuleKind::Disallow, "/private")), "{dialect}");
-        assert!(cache.check(&server.url("a.test", "/open"), "TestBot").await.unwrap().is_allowed());
+        assert_eq!(
+            d,
+            Decision::Disallow(rule(2, RuleKind::Disallow, "/private")),
+            "{dialect}"
+        );
+        assert!(cache
+            .check(&server.url("a.test", "/open"), "TestBot")
+            .await
+            .unwrap()
+            .is_allowed());
         let entry = cache.entry(&url).unwrap().unwrap();
         assert_eq!(entry.stale(), Some(&Failure::Status(503)));
         assert_eq!(entry.failures(), 1);
@@ -418,14 +533,20 @@ async fn the_stale_limit_ends_the_stand_in() {
     assert!(cache.check(&url, "TestBot").await.unwrap().is_allowed());
     tokio::time::sleep(Duration::from_millis(20)).await;
     let d = cache.check(&url, "TestBot").await.unwrap();
-    assert_eq!(d, Decision::Disallow(Basis::Fetch(Outcome::Failure(Failure::Status(500)))));
+    assert_eq!(
+        d,
+        Decision::Disallow(Basis::Fetch(Outcome::Failure(Failure::Status(500))))
+    );
     assert_eq!(server.requests(), 2);
 }
 
 // One fetch per origin however many checks wait for it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hundred_concurrent_checks_make_one_request() {
-    let server = Server::start(|_, _| Reply::Delayed(Duration::from_millis(300), Box::new(Reply::ok(RULES)))).await;
+    let server = Server::start(|_, _| {
+        Reply::Delayed(Duration::from_millis(300), Box::new(Reply::ok(RULES)))
+    })
+    .await;
     let cache = cache_for(Dialect::Rfc9309, &server, &["cold.test"]);
     let url = server.url("cold.test", "/private/x");
     let started = Arc::new(AtomicUsize::new(0));
@@ -441,7 +562,10 @@ async fn a_hundred_concurrent_checks_make_one_request() {
         })
         .collect();
     for t in tasks {
-        assert_eq!(t.await.unwrap(), Decision::Disallow(rule(2, RuleKind::Disallow, "/private")));
+        assert_eq!(
+            t.await.unwrap(),
+            Decision::Disallow(rule(2, RuleKind::Disallow, "/private"))
+        );
     }
     assert_eq!(started.load(Ordering::SeqCst), 100);
     assert_eq!(server.requests(), 1);
@@ -465,33 +589,59 @@ async fn retry_after_sets_the_deferral_and_waits_grow_without_it() {
     let rfc = cache_for(Dialect::Rfc9309, &server, &hosts);
 
     let before = SystemTime::now();
-    let Decision::Defer { until, .. } = draft.check(&server.url("later.test", "/"), "TestBot").await.unwrap() else {
+    let Decision::Defer { until, .. } = draft
+        .check(&server.url("later.test", "/"), "TestBot")
+        .await
+        .unwrap()
+    else {
         panic!()
     };
     let wait = until.duration_since(before).unwrap();
-    assert!(wait >= Duration::from_secs(119) && wait <= Duration::from_secs(122), "{wait:?}");
+    assert!(
+        wait >= Duration::from_secs(119) && wait <= Duration::from_secs(122),
+        "{wait:?}"
+    );
 
-    let Decision::Defer { until, outcome } = rfc.check(&server.url("busy.test", "/"), "TestBot").await.unwrap() else {
+    let Decision::Defer { until, outcome } = rfc
+        .check(&server.url("busy.test", "/"), "TestBot")
+        .await
+        .unwrap()
+    else {
         panic!()
     };
     assert_eq!(outcome, Outcome::Failure(Failure::Status(429)));
     let wait = until.duration_since(before).unwrap();
-    assert!(wait >= Duration::from_secs(29) && wait <= Duration::from_secs(32), "{wait:?}");
+    assert!(
+        wait >= Duration::from_secs(29) && wait <= Duration::from_secs(32),
+        "{wait:?}"
+    );
 
     // No Retry-After: 1 s, then 2 s (the test config starts at 1 s).
     let url = server.url("down.test", "/");
     let mut waits = Vec::new();
     for _ in 0..2 {
         let t0 = SystemTime::now();
-        let Decision::Defer { until, .. } = draft.check(&url, "TestBot").await.unwrap() else { panic!() };
+        let Decision::Defer { until, .. } = draft.check(&url, "TestBot").await.unwrap() else {
+            panic!()
+        };
         waits.push(until.duration_since(t0).unwrap().as_secs_f64().round() as u64);
         // A check before `until` is a hit: no request.
-        assert!(matches!(draft.check(&url, "TestBot").await.unwrap(), Decision::Defer { .. }));
-        tokio::time::sleep(until.duration_since(SystemTime::now()).unwrap_or_default() + Duration::from_millis(50)).await;
+        assert!(matches!(
+            draft.check(&url, "TestBot").await.unwrap(),
+            Decision::Defer { .. }
+        ));
+        tokio::time::sleep(
+            until.duration_since(SystemTime::now()).unwrap_or_default() + Duration::from_millis(50),
+        )
+        .await;
     }
     assert_eq!(waits, [1, 2]);
     assert_eq!(draft.entry(&url).unwrap().unwrap().failures(), 2);
-    let down = server.seen().iter().filter(|s| s.host == "down.test").count();
+    let down = server
+        .seen()
+        .iter()
+        .filter(|s| s.host == "down.test")
+        .count();
     assert_eq!(down, 2);
 }
 
@@ -506,7 +656,10 @@ async fn an_html_page_is_parsed_and_flagged() {
     .await;
     let cache = cache_for(Dialect::Rfc9309, &server, &["a.test"]);
     let url = server.url("a.test", "/x");
-    assert_eq!(cache.check(&url, "TestBot").await.unwrap(), Decision::Allow(Basis::NoRule));
+    assert_eq!(
+        cache.check(&url, "TestBot").await.unwrap(),
+        Decision::Allow(Basis::NoRule)
+    );
     let entry = cache.entry(&url).unwrap().unwrap();
     assert!(entry.is_html());
     assert_eq!(*entry.access(), Access::Rules);
@@ -516,13 +669,26 @@ async fn an_html_page_is_parsed_and_flagged() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sitemaps_and_crawl_delay_are_exposed() {
     let server = Server::start(|_, _| {
-        Reply::ok("Sitemap: http://a.test/s.xml\nUser-agent: TestBot\nCrawl-delay: 2\nDisallow: /tmp\n")
+        Reply::ok(
+            "Sitemap: http://a.test/s.xml\nUser-agent: TestBot\nCrawl-delay: 2\nDisallow: /tmp\n",
+        )
     })
     .await;
     let cache = cache_for(Dialect::Rfc9309, &server, &["a.test"]);
     let entry = cache.load(&server.url("a.test", "/")).await.unwrap();
-    assert_eq!(entry.robots().sitemaps().map(|s| s.value().into_owned()).collect::<Vec<_>>(), ["http://a.test/s.xml"]);
+    assert_eq!(
+        entry
+            .robots()
+            .sitemaps()
+            .map(|s| s.value().into_owned())
+            .collect::<Vec<_>>(),
+        ["http://a.test/s.xml"]
+    );
     assert_eq!(entry.crawl_delay("TestBot/1.0"), Some(2.0));
     assert_eq!(entry.crawl_delay("OtherBot"), None);
-    assert_eq!(entry.fetch().body.len(), 0, "the body moved into the parsed file");
+    assert_eq!(
+        entry.fetch().body.len(),
+        0,
+        "the body moved into the parsed file"
+    );
 }

@@ -184,7 +184,12 @@ async fn serve(
             let headers: Vec<(String, String)> = req
                 .headers
                 .iter()
-                .map(|h| (h.name.to_string(), String::from_utf8_lossy(h.value).into_owned()))
+                .map(|h| {
+                    (
+                        h.name.to_string(),
+                        String::from_utf8_lossy(h.value).into_owned(),
+                    )
+                })
                 .collect();
             let host = headers
                 .iter()
@@ -212,7 +217,10 @@ async fn serve(
             headers,
             body,
         } => {
-            let mut head = format!("HTTP/1.1 {status} X\r\nConnection: close\r\nContent-Length: {}\r\n", body.len());
+            let mut head = format!(
+                "HTTP/1.1 {status} X\r\nConnection: close\r\nContent-Length: {}\r\n",
+                body.len()
+            );
             for (k, v) in headers {
                 head.push_str(&format!("{k}: {v}\r\n"));
             }
@@ -222,7 +230,10 @@ async fn serve(
             written.fetch_add(body.len() as u64, Ordering::SeqCst);
         }
         Reply::Trickle { body, every } => {
-            let head = format!("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: {}\r\n\r\n", body.len());
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+                body.len()
+            );
             stream.write_all(head.as_bytes()).await?;
             for b in body {
                 stream.write_all(&[b]).await?;
@@ -232,7 +243,9 @@ async fn serve(
             }
         }
         Reply::Reset { declared, sent } => {
-            let head = format!("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: {declared}\r\n\r\n");
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: {declared}\r\n\r\n"
+            );
             stream.write_all(head.as_bytes()).await?;
             stream.write_all(&sent).await?;
             stream.flush().await?;
@@ -245,7 +258,8 @@ async fn serve(
             return Ok(());
         }
         Reply::Huge { size } => {
-            let head = format!("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: {size}\r\n\r\n");
+            let head =
+                format!("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: {size}\r\n\r\n");
             stream.write_all(head.as_bytes()).await?;
             let line = b"User-agent: *\nDisallow: /private\n";
             let mut block = Vec::with_capacity(64 * 1024);
