@@ -41,6 +41,8 @@ pub enum Outcome {
     AllAllowed,
     /// At least one URL was disallowed.
     SomeDisallowed,
+    /// None was disallowed, but some were deferred (fetched robots.txt only).
+    SomeDeferred,
 }
 
 /// Runs `norobots check` against the real stdin and stdout.
@@ -152,7 +154,7 @@ impl<W: Write> Report<W> {
 
 /// Removes one `\n` and then one `\r`, so LF and CRLF lists both work but a
 /// URL is otherwise kept byte for byte.
-fn strip_line_ending(line: &[u8]) -> &[u8] {
+pub(crate) fn strip_line_ending(line: &[u8]) -> &[u8] {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     line.strip_suffix(b"\r").unwrap_or(line)
 }

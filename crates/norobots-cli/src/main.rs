@@ -1,17 +1,20 @@
 //! `norobots`: check URLs against a robots.txt file from the command line.
 //!
 //! This file only parses arguments, reports errors and picks exit codes;
-//! the work is in [`check`] and [`parse`].
+//! the work is in [`check`], [`remote`], [`fetch`] and [`parse`].
 
 mod check;
 mod error;
+mod fetch;
 mod input;
 mod parse;
+mod remote;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand};
@@ -27,6 +30,9 @@ const EXIT_OK: u8 = 0;
 const EXIT_DISALLOWED: u8 = 1;
 /// Exit status for usage and input errors, clap's included.
 const EXIT_ERROR: u8 = 2;
+/// Exit status when nothing was disallowed but something was deferred (a
+/// fetched robots.txt could not be had and the dialect says to wait).
+const EXIT_DEFERRED: u8 = 3;
 
 /// The dialect table, shared by the help of every subcommand that takes
 /// `--dialect`; a macro because `concat!` accepts only literals.
@@ -54,10 +60,18 @@ Output, one line per URL, in input order:
   --json prints instead (and wins over --explain)
     {\"url\":URL,\"allowed\":BOOL,\"rule\":{\"line\":N,\"kind\":KIND,\"pattern\":P}|null}
 
+Without --robots, each URL's robots.txt is fetched (once per origin) and:
+  defer<TAB>URL  is printed when the dialect says to come back later
+  --explain may append  <TAB>robots.txt: HTTP 404  (the whole site's answer)
+    or  <TAB>until DATE: robots.txt: REASON  (for defer)
+  --json adds  \"decision\":\"allow|disallow|defer\",\"reason\":TEXT|null
+    and, for defer,  \"until\":DATE
+
 Exit status:
   0  every URL is allowed (or there were none)
   1  at least one URL is disallowed
-  2  usage or input error; a one-line message is printed on stderr"
+  2  usage or input error; a one-line message is printed on stderr
+  3  none is disallowed, but some are deferred (fetched robots.txt only)"
 );
 
 const TOP_AFTER_HELP: &str = concat!(
@@ -68,6 +82,7 @@ Exit status:
   0  success; for check, every URL is allowed
   1  check: at least one URL is disallowed
   2  usage or input error; a one-line message is printed on stderr
+  3  check, fetch: the robots.txt fetch said to come back later (deferred)
 
 Run `norobots check --help` for the output formats."
 );
@@ -107,6 +122,64 @@ enum Command {
     /// Show how a robots.txt file is read: groups, rules, sitemaps, diagnostics.
     #[command(after_help = PARSE_AFTER_HELP)]
     Parse(ParseArgs),
+    /// Fetch the robots.txt of a URL's origin and show the HTTP outcome, the
+    /// policy it gives, its freshness, the agent's groups and the sitemaps.
+    #[command(after_help = FETCH_AFTER_HELP)]
+    Fetch(FetchArgs),
+}
+
+const FETCH_AFTER_HELP: &str = concat!(
+    dialects_help!(),
+    "
+
+Exit status:
+  0  an answer came (rules, or a whole-site allow or disallow)
+  2  usage or input error; a one-line message is printed on stderr
+  3  the dialect says to come back later (deferred)"
+);
+
+/// Options of the commands that fetch robots.txt over HTTP.
+#[derive(Debug, Args)]
+struct HttpArgs {
+    /// The User-Agent header to send when fetching robots.txt.
+    #[arg(long, value_name = "UA", default_value = concat!("norobots/", env!("CARGO_PKG_VERSION")))]
+    user_agent: String,
+
+    /// How many seconds one robots.txt fetch may take, redirects included.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    timeout: f64,
+}
+
+impl HttpArgs {
+    fn timeout(&self) -> Result<Duration, CliError> {
+        Duration::try_from_secs_f64(self.timeout)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| {
+                CliError::Usage(format!(
+                    "--timeout must be a positive number of seconds, not {}",
+                    self.timeout
+                ))
+            })
+    }
+}
+
+#[derive(Debug, Args)]
+struct FetchArgs {
+    /// Dialect to read the file by: norobots1994, draft1996, rfc9309 or google.
+    #[arg(long, value_name = "DIALECT", default_value = Dialect::default().name())]
+    dialect: String,
+
+    /// The robot whose groups to show.
+    #[arg(long, value_name = "AGENT", default_value = "*")]
+    agent: String,
+
+    #[command(flatten)]
+    http: HttpArgs,
+
+    /// Any http or https URL on the origin.
+    #[arg(value_name = "URL")]
+    url: String,
 }
 
 #[derive(Debug, Args)]
@@ -116,9 +189,12 @@ struct CheckArgs {
     dialect: String,
 
     /// The robots.txt file, or `-` to read it from stdin (URLs must then be
-    /// given as arguments).
+    /// given as arguments). Without it, each URL's robots.txt is fetched.
     #[arg(long, value_name = "FILE")]
-    robots: PathBuf,
+    robots: Option<PathBuf>,
+
+    #[command(flatten)]
+    http: HttpArgs,
 
     /// The robot to check for: a product token such as `Googlebot` or a full
     /// User-Agent header value.
@@ -140,7 +216,7 @@ struct CheckArgs {
 }
 
 impl CheckArgs {
-    fn into_options(self) -> Result<CheckOptions, CliError> {
+    fn run(self) -> Result<Outcome, CliError> {
         let format = if self.json {
             Format::Json
         } else if self.explain {
@@ -148,18 +224,30 @@ impl CheckArgs {
         } else {
             Format::Plain
         };
-        Ok(CheckOptions {
-            dialect: parse_dialect(&self.dialect)?,
-            robots: RobotsSource::from_arg(self.robots),
-            agent: self.agent,
-            // Lossy like URLs read from stdin, so arguments and stdin behave alike.
-            urls: self
-                .urls
-                .iter()
-                .map(|url| url.to_string_lossy().into_owned())
-                .collect(),
-            format,
-        })
+        let dialect = parse_dialect(&self.dialect)?;
+        // Lossy like URLs read from stdin, so arguments and stdin behave alike.
+        let urls = self
+            .urls
+            .iter()
+            .map(|url| url.to_string_lossy().into_owned())
+            .collect();
+        match self.robots {
+            Some(robots) => check::run(&CheckOptions {
+                dialect,
+                robots: RobotsSource::from_arg(robots),
+                agent: self.agent,
+                urls,
+                format,
+            }),
+            None => remote::run(&remote::RemoteOptions {
+                dialect,
+                agent: self.agent,
+                user_agent: self.http.user_agent.clone(),
+                timeout: self.http.timeout()?,
+                urls,
+                format,
+            }),
+        }
     }
 }
 
@@ -209,13 +297,21 @@ fn main() -> ExitCode {
         Err(err) => return fail(&clap_message(&err)),
     };
     let result = match cli.command {
-        Command::Check(args) => args
-            .into_options()
-            .and_then(|options| check::run(&options))
-            .map(|outcome| match outcome {
-                Outcome::AllAllowed => EXIT_OK,
-                Outcome::SomeDisallowed => EXIT_DISALLOWED,
-            }),
+        Command::Check(args) => args.run().map(|outcome| match outcome {
+            Outcome::AllAllowed => EXIT_OK,
+            Outcome::SomeDisallowed => EXIT_DISALLOWED,
+            Outcome::SomeDeferred => EXIT_DEFERRED,
+        }),
+        Command::Fetch(args) => (|| {
+            fetch::run(&fetch::FetchCommand {
+                dialect: parse_dialect(&args.dialect)?,
+                url: args.url.clone(),
+                agent: args.agent.clone(),
+                user_agent: args.http.user_agent.clone(),
+                timeout: args.http.timeout()?,
+            })
+        })()
+        .map(|deferred| if deferred { EXIT_DEFERRED } else { EXIT_OK }),
         Command::Parse(args) => args
             .into_options()
             .and_then(|command| parse::run(&command))

@@ -238,13 +238,18 @@ fn missing_agent_is_a_one_line_usage_error_naming_the_option() {
 }
 
 #[test]
-fn missing_robots_option_is_a_one_line_usage_error_naming_the_option() {
+fn without_robots_a_bare_path_is_a_one_line_error_naming_it_and_the_option() {
     let output = norobots()
         .args(["check", "--agent", "bot", "/a"])
         .output()
         .unwrap();
     let stderr = assert_one_line_error(&output);
+    assert!(
+        stderr.contains("URL argument 1: bad URL `/a`"),
+        "{stderr:?}"
+    );
     assert!(stderr.contains("--robots"), "{stderr:?}");
+    assert!(output.stdout.is_empty());
 }
 
 #[test]

@@ -1,0 +1,311 @@
+//! `norobots check` without `--robots`: each URL is decided against the
+//! robots.txt of its own origin, fetched once per origin through a
+//! [`RobotsCache`].
+//!
+//! Checks run a few dozen at a time, so a list over many sites does not wait
+//! for each site in turn; output stays in input order.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, BufWriter, Write};
+use std::time::Duration;
+
+use norobots::Dialect;
+use norobots_fetch::{Basis, Config, Decision, Origin, RobotsCache};
+use tokio::runtime::Runtime;
+use tokio::task::JoinHandle;
+
+use crate::check::{strip_line_ending, Format, Outcome};
+use crate::error::CliError;
+
+/// How many checks may wait on fetches at once.
+const WINDOW: usize = 32;
+
+/// Everything the remote check needs.
+#[derive(Clone, Debug)]
+pub struct RemoteOptions {
+    /// The dialect: it reads the files and picks the HTTP policy.
+    pub dialect: Dialect,
+    /// The robot whose rules apply.
+    pub agent: String,
+    /// The `User-Agent` header sent when fetching.
+    pub user_agent: String,
+    /// The timeout of one robots.txt fetch.
+    pub timeout: Duration,
+    /// URLs given as arguments; when empty, URLs are streamed from stdin.
+    pub urls: Vec<String>,
+    /// How to print each decision.
+    pub format: Format,
+}
+
+/// Builds the runtime and the cache the fetching commands share.
+pub fn cache(
+    dialect: Dialect,
+    user_agent: &str,
+    timeout: Duration,
+) -> Result<(Runtime, RobotsCache), CliError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::Usage(format!("cannot start the async runtime: {e}")))?;
+    let config = Config::new(dialect)
+        .user_agent(user_agent)
+        .timeout(timeout)
+        .connect_timeout(timeout.min(Duration::from_secs(10)));
+    let cache = RobotsCache::new(config).map_err(|e| CliError::Usage(e.to_string()))?;
+    Ok((runtime, cache))
+}
+
+/// Runs the remote check against the real stdin and stdout.
+pub fn run(options: &RemoteOptions) -> Result<Outcome, CliError> {
+    let (runtime, cache) = cache(options.dialect, &options.user_agent, options.timeout)?;
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut state = State::default();
+    let mut pending: VecDeque<(String, JoinHandle<Decision>)> = VecDeque::new();
+
+    let mut submit = |url: String,
+                      place: &dyn Fn() -> String,
+                      state: &mut State,
+                      out: &mut dyn Write|
+     -> Result<(), CliError> {
+        if let Err(err) = Origin::of(&url) {
+            // What is already decided is printed first: nothing half-done.
+            drain(&runtime, &mut pending, 0, options.format, state, out)?;
+            return Err(CliError::Usage(format!(
+                "{}: {err} (without --robots, each URL's robots.txt is fetched, so URLs must be full http or https URLs)",
+                place()
+            )));
+        }
+        let cache = cache.clone();
+        let agent = options.agent.clone();
+        let task_url = url.clone();
+        let handle = runtime.spawn(async move {
+            // The origin parsed above, so the check cannot fail.
+            cache
+                .check(&task_url, &agent)
+                .await
+                .expect("the URL's origin was checked")
+        });
+        pending.push_back((url, handle));
+        drain(&runtime, &mut pending, WINDOW, options.format, state, out)
+    };
+
+    let result = if options.urls.is_empty() {
+        let mut input = io::stdin().lock();
+        let mut line = Vec::new();
+        let mut number = 0usize;
+        loop {
+            line.clear();
+            match input.read_until(b'\n', &mut line) {
+                Err(e) => break Err(CliError::ReadUrls(e)),
+                Ok(0) => break Ok(()),
+                Ok(_) => {}
+            }
+            number += 1;
+            let url = String::from_utf8_lossy(strip_line_ending(&line)).into_owned();
+            let place = || format!("stdin line {number}");
+            if let Err(e) = submit(url, &place, &mut state, &mut out) {
+                break Err(e);
+            }
+        }
+    } else {
+        options.urls.iter().enumerate().try_for_each(|(i, url)| {
+            let place = || format!("URL argument {}", i + 1);
+            submit(url.clone(), &place, &mut state, &mut out)
+        })
+    };
+    let result = result.and_then(|()| {
+        drain(
+            &runtime,
+            &mut pending,
+            0,
+            options.format,
+            &mut state,
+            &mut out,
+        )
+    });
+    let result = result.and_then(|()| out.flush().map_err(CliError::Write));
+    match result {
+        Ok(()) => Ok(state.outcome()),
+        Err(CliError::Write(err)) if err.kind() == io::ErrorKind::BrokenPipe => Ok(state.outcome()),
+        Err(err) => Err(err),
+    }
+}
+
+#[derive(Default)]
+struct State {
+    disallowed: bool,
+    deferred: bool,
+}
+
+impl State {
+    fn outcome(&self) -> Outcome {
+        if self.disallowed {
+            Outcome::SomeDisallowed
+        } else if self.deferred {
+            Outcome::SomeDeferred
+        } else {
+            Outcome::AllAllowed
+        }
+    }
+}
+
+/// Prints finished checks from the front until at most `keep` are pending.
+fn drain(
+    runtime: &Runtime,
+    pending: &mut VecDeque<(String, JoinHandle<Decision>)>,
+    keep: usize,
+    format: Format,
+    state: &mut State,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    while pending.len() > keep {
+        let (url, handle) = pending.pop_front().expect("pending is not empty");
+        let decision = runtime
+            .block_on(handle)
+            .map_err(|e| CliError::Usage(format!("a check failed: {e}")))?;
+        match decision {
+            Decision::Allow(_) => {}
+            Decision::Disallow(_) => state.disallowed = true,
+            Decision::Defer { .. } => state.deferred = true,
+        }
+        write_decision(out, format, &url, &decision).map_err(CliError::Write)?;
+    }
+    Ok(())
+}
+
+/// One line per URL, as `check` prints with `--robots`, plus `defer` lines
+/// and the whole-site reasons that only a fetch can give.
+pub fn write_decision(
+    out: &mut dyn Write,
+    format: Format,
+    url: &str,
+    decision: &Decision,
+) -> io::Result<()> {
+    let (word, basis) = match decision {
+        Decision::Allow(b) => ("allowed", Some(b)),
+        Decision::Disallow(b) => ("disallowed", Some(b)),
+        Decision::Defer { .. } => ("defer", None),
+    };
+    match format {
+        Format::Plain | Format::Explain => {
+            write!(out, "{word}\t{url}")?;
+            if format == Format::Explain {
+                match decision {
+                    Decision::Defer { until, outcome } => write!(
+                        out,
+                        "\tuntil {}: robots.txt: {outcome}",
+                        httpdate::fmt_http_date(*until)
+                    )?,
+                    _ => write!(out, "\t{}", basis.expect("allow and disallow have a basis"))?,
+                }
+            }
+        }
+        Format::Json => {
+            out.write_all(b"{\"url\":")?;
+            serde_json::to_writer(&mut *out, url)?;
+            write!(out, ",\"allowed\":{},\"rule\":", decision.is_allowed())?;
+            match basis {
+                Some(Basis::Rule {
+                    line,
+                    kind,
+                    pattern,
+                }) => {
+                    write!(
+                        out,
+                        "{{\"line\":{line},\"kind\":\"{}\",\"pattern\":",
+                        kind.as_str()
+                    )?;
+                    serde_json::to_writer(&mut *out, &**pattern)?;
+                    out.write_all(b"}")?;
+                }
+                _ => out.write_all(b"null")?,
+            }
+            let name = match decision {
+                Decision::Allow(_) => "allow",
+                Decision::Disallow(_) => "disallow",
+                Decision::Defer { .. } => "defer",
+            };
+            write!(out, ",\"decision\":\"{name}\",\"reason\":")?;
+            match decision {
+                Decision::Defer { outcome, .. }
+                | Decision::Allow(Basis::Fetch(outcome))
+                | Decision::Disallow(Basis::Fetch(outcome)) => {
+                    serde_json::to_writer(&mut *out, &format!("robots.txt: {outcome}"))?
+                }
+                _ => out.write_all(b"null")?,
+            }
+            if let Decision::Defer { until, .. } = decision {
+                write!(out, ",\"until\":\"{}\"", httpdate::fmt_http_date(*until))?;
+            }
+            out.write_all(b"}")?;
+        }
+    }
+    out.write_all(b"\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use norobots::RuleKind;
+    use norobots_fetch::{Failure, Outcome as FetchOutcome};
+    use std::time::SystemTime;
+
+    fn render(format: Format, decision: &Decision) -> String {
+        let mut out = Vec::new();
+        write_decision(&mut out, format, "http://a.test/x", decision).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn rules_print_as_check_with_a_file_does() {
+        let d = Decision::Disallow(Basis::Rule {
+            line: 2,
+            kind: RuleKind::Disallow,
+            pattern: "/x".into(),
+        });
+        assert_eq!(render(Format::Plain, &d), "disallowed\thttp://a.test/x\n");
+        assert_eq!(
+            render(Format::Explain, &d),
+            "disallowed\thttp://a.test/x\tline 2: Disallow: /x\n"
+        );
+        assert_eq!(
+            render(Format::Json, &d),
+            "{\"url\":\"http://a.test/x\",\"allowed\":false,\"rule\":{\"line\":2,\"kind\":\"Disallow\",\"pattern\":\"/x\"},\"decision\":\"disallow\",\"reason\":null}\n"
+        );
+    }
+
+    #[test]
+    fn whole_site_answers_and_deferrals_say_why() {
+        let d = Decision::Allow(Basis::Fetch(FetchOutcome::Status(404)));
+        assert_eq!(
+            render(Format::Explain, &d),
+            "allowed\thttp://a.test/x\trobots.txt: HTTP 404\n"
+        );
+        let until = SystemTime::UNIX_EPOCH + Duration::from_secs(784_111_777);
+        let d = Decision::Defer {
+            until,
+            outcome: FetchOutcome::Failure(Failure::Status(503)),
+        };
+        assert_eq!(render(Format::Plain, &d), "defer\thttp://a.test/x\n");
+        assert_eq!(
+            render(Format::Explain, &d),
+            "defer\thttp://a.test/x\tuntil Sun, 06 Nov 1994 08:49:37 GMT: robots.txt: HTTP 503\n"
+        );
+        assert_eq!(
+            render(Format::Json, &d),
+            "{\"url\":\"http://a.test/x\",\"allowed\":false,\"rule\":null,\"decision\":\"defer\",\"reason\":\"robots.txt: HTTP 503\",\"until\":\"Sun, 06 Nov 1994 08:49:37 GMT\"}\n"
+        );
+    }
+
+    #[test]
+    fn the_outcome_puts_disallowed_before_deferred() {
+        let mut s = State::default();
+        assert_eq!(s.outcome(), Outcome::AllAllowed);
+        s.deferred = true;
+        assert_eq!(s.outcome(), Outcome::SomeDeferred);
+        s.disallowed = true;
+        assert_eq!(s.outcome(), Outcome::SomeDisallowed);
+    }
+}
