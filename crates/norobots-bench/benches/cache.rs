@@ -1,0 +1,180 @@
+//! Cached decisions of `norobots_fetch::RobotsCache` against the floor they
+//! are measured by: a bare `Matcher::is_allowed` plus one `HashMap` lookup.
+//!
+//! 10,000 corpus files are stored in the cache, each under its own site's
+//! origin, and their URLs are checked in a shuffled order so that successive
+//! checks hit different origins. The baseline is given each URL's origin key
+//! ready-made; the cache must cut it out of the URL itself. Both run once on
+//! one thread and once as 8 tasks on a 2-worker runtime.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use norobots::{Matcher, Robots};
+use norobots_fetch::{Config, Origin, RobotsCache};
+
+const ORIGINS: usize = 10_000;
+const URLS_PER_ORIGIN: usize = 4;
+const TASKS: usize = 8;
+const AGENT: &str = "Googlebot";
+
+struct Setup {
+    cache: RobotsCache,
+    matchers: Arc<HashMap<String, Matcher>>,
+    /// (origin key, full URL), shuffled.
+    urls: Arc<Vec<(String, String)>>,
+}
+
+fn setup() -> Setup {
+    let corpus = norobots_bench::load(ORIGINS);
+    let cache = RobotsCache::new(Config::default().max_entries(2 * ORIGINS)).unwrap();
+    let mut matchers = HashMap::new();
+    let mut urls = Vec::new();
+    for doc in &corpus.docs {
+        let Ok(origin) = Origin::of(doc.first_url()) else {
+            continue;
+        };
+        if matchers.contains_key(origin.as_str()) {
+            continue;
+        }
+        cache.insert(&origin, 200, Default::default(), &doc.body);
+        matchers.insert(origin.to_string(), Robots::parse(&doc.body).matcher(AGENT));
+        for url in doc.urls.iter().take(URLS_PER_ORIGIN) {
+            if Origin::of(url).is_ok_and(|o| o == origin) {
+                urls.push((origin.to_string(), url.clone()));
+            }
+        }
+    }
+    // A fixed shuffle (xorshift), so runs compare.
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    for i in (1..urls.len()).rev() {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        urls.swap(i, (state % (i as u64 + 1)) as usize);
+    }
+    eprintln!(
+        "cache bench: {} origins, {} URLs ({:?})",
+        matchers.len(),
+        urls.len(),
+        corpus.source
+    );
+    Setup {
+        cache,
+        matchers: Arc::new(matchers),
+        urls: Arc::new(urls),
+    }
+}
+
+fn baseline(matchers: &HashMap<String, Matcher>, urls: &[(String, String)]) -> usize {
+    urls.iter()
+        .filter(|(key, url)| matchers.get(key.as_str()).unwrap().is_allowed(url))
+        .count()
+}
+
+async fn cached(cache: &RobotsCache, urls: &[(String, String)]) -> usize {
+    let mut n = 0;
+    for (_, url) in urls {
+        n += usize::from(cache.check(url, AGENT).await.unwrap().is_allowed());
+    }
+    n
+}
+
+fn bench(c: &mut Criterion) {
+    let s = setup();
+    let n = s.urls.len();
+    let before = s.cache.metrics();
+
+    let one = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    // Same answers, or the comparison means nothing.
+    assert_eq!(
+        baseline(&s.matchers, &s.urls),
+        one.block_on(cached(&s.cache, &s.urls))
+    );
+
+    let mut group = c.benchmark_group("cache_one_thread");
+    group.throughput(Throughput::Elements(n as u64));
+    group.sample_size(20);
+    group.bench_function(BenchmarkId::new("baseline", "map+is_allowed"), |b| {
+        b.iter(|| baseline(&s.matchers, &s.urls))
+    });
+    group.bench_function(BenchmarkId::new("cache", "check"), |b| {
+        b.iter(|| one.block_on(cached(&s.cache, &s.urls)))
+    });
+    group.finish();
+
+    let many = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .build()
+        .unwrap();
+    let chunk = n.div_ceil(TASKS);
+    let mut group = c.benchmark_group("cache_8_tasks");
+    group.throughput(Throughput::Elements(n as u64));
+    group.sample_size(20);
+    group.bench_function(BenchmarkId::new("baseline", "map+is_allowed"), |b| {
+        b.iter_custom(|iters| {
+            run_tasks(&many, iters, chunk, &s.urls, {
+                let matchers = Arc::clone(&s.matchers);
+                move |urls: &[(String, String)]| {
+                    let matchers = Arc::clone(&matchers);
+                    let urls = urls.to_vec();
+                    async move { baseline(&matchers, &urls) }
+                }
+            })
+        })
+    });
+    group.bench_function(BenchmarkId::new("cache", "check"), |b| {
+        b.iter_custom(|iters| {
+            run_tasks(&many, iters, chunk, &s.urls, {
+                let cache = s.cache.clone();
+                move |urls: &[(String, String)]| {
+                    let cache = cache.clone();
+                    let urls = urls.to_vec();
+                    async move { cached(&cache, &urls).await }
+                }
+            })
+        })
+    });
+    group.finish();
+
+    let after = s.cache.metrics();
+    // Every check was a hit: nothing was fetched.
+    assert_eq!(after.fetches, before.fetches);
+    assert_eq!(after.misses, 0);
+}
+
+/// Runs the URL list `iters` times as `TASKS` tasks, each on its own slice,
+/// and returns the wall time of the checks alone.
+fn run_tasks<F, Fut>(
+    rt: &tokio::runtime::Runtime,
+    iters: u64,
+    chunk: usize,
+    urls: &[(String, String)],
+    make: F,
+) -> Duration
+where
+    F: Fn(&[(String, String)]) -> Fut,
+    Fut: std::future::Future<Output = usize> + Send + 'static,
+{
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        // Copies of the slices are made before the clock starts.
+        let futures: Vec<Fut> = urls.chunks(chunk).map(&make).collect();
+        let start = Instant::now();
+        rt.block_on(async {
+            let handles: Vec<_> = futures.into_iter().map(|f| tokio::spawn(f)).collect();
+            for h in handles {
+                std::hint::black_box(h.await.unwrap());
+            }
+        });
+        total += start.elapsed();
+    }
+    total
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
