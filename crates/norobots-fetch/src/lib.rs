@@ -31,6 +31,12 @@
 
 #![deny(missing_docs)]
 
+// The README's examples (the core library's and this crate's) run as
+// doctests here, where both crates are in reach, so they cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
+
 mod cache;
 mod config;
 mod error;

@@ -247,6 +247,7 @@ async fn a_ten_megabyte_body_is_cut_at_the_cap() {
     );
     let entry = cache.entry(&url).unwrap().unwrap();
     assert!(entry.fetch().truncated);
+    assert_eq!(entry.fetch().bytes, 500 * 1024);
     assert_eq!(entry.fetch().status, Some(200));
     // The parsed file holds exactly the cap.
     assert!(entry.robots().groups().len() > 10_000);

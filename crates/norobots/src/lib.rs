@@ -47,10 +47,6 @@ pub use matcher::{Matcher, RuleRef, Verdict};
 pub use parse::ParseOptions;
 pub use robots::{Diagnostic, DiagnosticKind, Field, Group, Robots, Rule, RuleKind};
 
-// The README's library example runs as a doctest, so it cannot go stale.
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
-struct ReadmeDoctests;
 
 /// Whether `agent` may fetch `url` under the robots.txt `body`, read in the
 /// default dialect ([`Dialect::Rfc9309`]).
