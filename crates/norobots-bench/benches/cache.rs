@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use norobots::{Matcher, Robots};
-use norobots_fetch::{Config, Origin, RobotsCache};
+use norobots_fetch::{Config, Origin, Permission, RobotsCache};
 
 const ORIGINS: usize = 10_000;
 const URLS_PER_ORIGIN: usize = 4;
@@ -74,6 +74,14 @@ fn baseline(matchers: &HashMap<String, Matcher>, urls: &[(String, String)]) -> u
         .count()
 }
 
+async fn permitted(cache: &RobotsCache, urls: &[(String, String)]) -> usize {
+    let mut n = 0;
+    for (_, url) in urls {
+        n += usize::from(cache.permission(url, AGENT).await.unwrap() == Permission::Allowed);
+    }
+    n
+}
+
 async fn cached(cache: &RobotsCache, urls: &[(String, String)]) -> usize {
     let mut n = 0;
     for (_, url) in urls {
@@ -102,6 +110,9 @@ fn bench(c: &mut Criterion) {
     group.bench_function(BenchmarkId::new("baseline", "map+is_allowed"), |b| {
         b.iter(|| baseline(&s.matchers, &s.urls))
     });
+    group.bench_function(BenchmarkId::new("cache", "permission"), |b| {
+        b.iter(|| one.block_on(permitted(&s.cache, &s.urls)))
+    });
     group.bench_function(BenchmarkId::new("cache", "check"), |b| {
         b.iter(|| one.block_on(cached(&s.cache, &s.urls)))
     });
@@ -123,6 +134,18 @@ fn bench(c: &mut Criterion) {
                     let matchers = Arc::clone(&matchers);
                     let urls = urls.to_vec();
                     async move { baseline(&matchers, &urls) }
+                }
+            })
+        })
+    });
+    group.bench_function(BenchmarkId::new("cache", "permission"), |b| {
+        b.iter_custom(|iters| {
+            run_tasks(&many, iters, chunk, &s.urls, {
+                let cache = s.cache.clone();
+                move |urls: &[(String, String)]| {
+                    let cache = cache.clone();
+                    let urls = urls.to_vec();
+                    async move { permitted(&cache, &urls).await }
                 }
             })
         })

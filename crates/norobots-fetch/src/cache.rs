@@ -141,15 +141,19 @@ impl fmt::Display for Basis {
 /// assert_eq!(entry.ttl(), std::time::Duration::from_secs(24 * 3600));
 /// # }
 /// ```
+// `repr(C)` keeps what a hit reads (freshness, the first agent's name and
+// matcher) together at the front, in the first cache lines of the entry.
+#[repr(C)]
 pub struct Entry {
+    fresh_until: Instant,
+    first: OnceLock<First>,
+    access: Access,
+    expires: SystemTime,
     origin: Origin,
     fetch: Fetch,
     robots: Robots,
-    access: Access,
     html: bool,
     ttl: Duration,
-    fresh_until: Instant,
-    expires: SystemTime,
     validated_at: SystemTime,
     policy: Option<CachePolicy>,
     /// Set when this is a good copy standing in during a failure.
@@ -157,8 +161,63 @@ pub struct Entry {
     failures: u32,
     failing_since: Option<SystemTime>,
     good: bool,
-    first: OnceLock<(Box<str>, Matcher)>,
     others: RwLock<Vec<(Box<str>, Arc<Matcher>)>>,
+}
+
+/// The first agent an entry was asked about, with its name inline when it
+/// is short (as product tokens are), so comparing it costs no pointer
+/// chase.
+struct First {
+    len: usize,
+    short: [u8; SHORT_AGENT],
+    long: Box<str>,
+    matcher: Matcher,
+}
+
+const SHORT_AGENT: usize = 48;
+
+impl First {
+    fn new(agent: &str, matcher: Matcher) -> First {
+        let mut short = [0; SHORT_AGENT];
+        let long = if agent.len() <= SHORT_AGENT {
+            short[..agent.len()].copy_from_slice(agent.as_bytes());
+            Box::default()
+        } else {
+            agent.into()
+        };
+        First {
+            len: agent.len(),
+            short,
+            long,
+            matcher,
+        }
+    }
+
+    #[inline]
+    fn is(&self, agent: &str) -> bool {
+        agent.len() == self.len
+            && if self.len <= SHORT_AGENT {
+                self.short[..self.len] == *agent.as_bytes()
+            } else {
+                *self.long == *agent
+            }
+    }
+}
+
+/// The lean answer of [`RobotsCache::permission`]: no rule, no reason.
+///
+/// ```
+/// use norobots_fetch::Permission;
+/// assert_ne!(Permission::Allowed, Permission::Disallowed);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Permission {
+    /// The robot may fetch the URL.
+    Allowed,
+    /// The robot must not fetch the URL.
+    Disallowed,
+    /// Ask again at this time.
+    Deferred(SystemTime),
 }
 
 impl Entry {
@@ -325,13 +384,19 @@ impl Entry {
 
     /// Runs `f` with the compiled matcher for `agent`, compiling it on first
     /// use. Most crawlers use one agent, which lands in a lock-free slot.
+    #[inline]
     fn with_matcher<R>(&self, agent: &str, f: impl FnOnce(&Matcher) -> R) -> R {
         let first = self
             .first
-            .get_or_init(|| (agent.into(), self.robots.matcher(agent)));
-        if &*first.0 == agent {
-            return f(&first.1);
+            .get_or_init(|| First::new(agent, self.robots.matcher(agent)));
+        if first.is(agent) {
+            return f(&first.matcher);
         }
+        self.with_other_matcher(agent, f)
+    }
+
+    #[cold]
+    fn with_other_matcher<R>(&self, agent: &str, f: impl FnOnce(&Matcher) -> R) -> R {
         let found = {
             let others = self.others.read().unwrap_or_else(|e| e.into_inner());
             others
@@ -353,6 +418,22 @@ impl Entry {
             }
         };
         f(&matcher)
+    }
+
+    #[inline]
+    fn permit(&self, url: &str, agent: &str) -> Permission {
+        match &self.access {
+            Access::Rules => {
+                if self.with_matcher(agent, |m| m.is_allowed(url)) {
+                    Permission::Allowed
+                } else {
+                    Permission::Disallowed
+                }
+            }
+            Access::AllowAll(_) => Permission::Allowed,
+            Access::DisallowAll(_) => Permission::Disallowed,
+            Access::Defer(_) => Permission::Deferred(self.expires),
+        }
     }
 
     fn decide(&self, url: &str, agent: &str) -> Decision {
@@ -445,15 +526,22 @@ struct Counters {
 /// cache line: hits on different origins then do not contend.
 #[repr(align(128))]
 struct Shard {
-    map: RwLock<HashMap<Box<str>, Arc<Slot>>>,
+    map: RwLock<Map>,
     hits: AtomicU64,
 }
 
+/// A fast hasher, seeded at random per cache: origins come from URLs that
+/// strangers write, so bucket collisions must not be predictable.
+type Hasher = foldhash::fast::RandomState;
+type Map = HashMap<Box<str>, Slot, Hasher>;
+
+/// Kept inline in the map, so a hit reads the entry pointer from the bucket
+/// it found rather than from one more allocation.
 struct Slot {
     entry: ArcSwapOption<Entry>,
     /// Held while the origin is fetched: the checks that miss meanwhile
     /// wait here and then find the new entry, so one fetch serves them all.
-    loading: tokio::sync::Mutex<()>,
+    loading: Arc<tokio::sync::Mutex<()>>,
     last_used: AtomicU32,
 }
 
@@ -476,6 +564,7 @@ struct Inner {
     fetcher: Fetcher,
     shards: Box<[Shard]>,
     shard_cap: usize,
+    hasher: Hasher,
     counters: Counters,
     epoch: Instant,
 }
@@ -499,9 +588,10 @@ impl RobotsCache {
     /// ```
     pub fn new(config: Config) -> Result<RobotsCache, Error> {
         let fetcher = Fetcher::new(&config)?;
+        let hasher = Hasher::default();
         let shards = (0..SHARDS)
             .map(|_| Shard {
-                map: RwLock::new(HashMap::new()),
+                map: RwLock::new(Map::with_hasher(hasher.clone())),
                 hits: AtomicU64::new(0),
             })
             .collect();
@@ -512,6 +602,7 @@ impl RobotsCache {
                 fetcher,
                 shards,
                 shard_cap,
+                hasher,
                 counters: Counters::default(),
                 epoch: Instant::now(),
             }),
@@ -564,10 +655,48 @@ impl RobotsCache {
         Ok(entry.decide(url, agent))
     }
 
+    /// Whether `agent` may fetch `url` now, without naming the rule: the
+    /// lean form of [`RobotsCache::check`] for crawl loops, which allocates
+    /// nothing on a hit.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// use norobots_fetch::{Origin, Permission, RobotsCache};
+    ///
+    /// let cache = RobotsCache::new(Default::default()).unwrap();
+    /// cache.insert(&Origin::of("http://a.example").unwrap(), 200, Default::default(), b"User-agent: *\nDisallow: /x\n");
+    /// assert_eq!(cache.permission("http://a.example/x", "FooBot").await.unwrap(), Permission::Disallowed);
+    /// assert_eq!(cache.permission("http://a.example/y", "FooBot").await.unwrap(), Permission::Allowed);
+    /// # }
+    /// ```
+    pub async fn permission(&self, url: &str, agent: &str) -> Result<Permission, Error> {
+        let mut buf = KeyBuf::new();
+        let owned;
+        let key = match fast_key(url, &mut buf) {
+            Some(key) => key,
+            None => {
+                owned = Origin::of(url)?;
+                owned.as_str()
+            }
+        };
+        if let Some(permission) = self.with_fresh(key, |e| e.permit(url, agent)) {
+            return Ok(permission);
+        }
+        Ok(self.load_key(key).await.permit(url, agent))
+    }
+
     /// The answer for a fresh entry, or `None` when a fetch is needed.
     fn hit(&self, key: &str, url: &str, agent: &str) -> Option<Decision> {
+        self.with_fresh(key, |e| e.decide(url, agent))
+    }
+
+    /// Runs `f` on the entry for `key` if it is fresh, under the shard's
+    /// read lock: no reference count is touched on a hit.
+    #[inline]
+    fn with_fresh<R>(&self, key: &str, f: impl FnOnce(&Entry) -> R) -> Option<R> {
         let inner = &*self.inner;
-        let shard = &inner.shards[shard_of(key)];
+        let shard = inner.shard(key);
         let map = shard.map.read().unwrap_or_else(|e| e.into_inner());
         let slot = map.get(key)?;
         let guard = slot.entry.load();
@@ -581,7 +710,7 @@ impl RobotsCache {
             slot.last_used.store(tick, Relaxed);
         }
         shard.hits.fetch_add(1, Relaxed);
-        Some(entry.decide(url, agent))
+        Some(f(entry))
     }
 
     /// The entry for `url`'s origin, fetching its robots.txt unless a fresh
@@ -609,7 +738,7 @@ impl RobotsCache {
     /// ```
     pub fn entry(&self, url: &str) -> Result<Option<Arc<Entry>>, Error> {
         let origin = Origin::of(url)?;
-        let shard = &self.inner.shards[shard_of(origin.as_str())];
+        let shard = self.inner.shard(origin.as_str());
         let map = shard.map.read().unwrap_or_else(|e| e.into_inner());
         Ok(map.get(origin.as_str()).and_then(|s| s.entry.load_full()))
     }
@@ -651,8 +780,7 @@ impl RobotsCache {
             retry_after: None,
         };
         let entry = self.inner.build(origin.clone(), fetch, None);
-        let slot = self.inner.slot(origin.as_str());
-        slot.entry.store(Some(Arc::new(entry)));
+        self.inner.store(origin.as_str(), Arc::new(entry));
     }
 
     /// Drops every entry.
@@ -710,15 +838,15 @@ impl RobotsCache {
     /// and returns it.
     async fn load_key(&self, key: &str) -> Arc<Entry> {
         let inner = &*self.inner;
-        let slot = inner.slot(key);
-        if let Some(entry) = slot.entry.load_full() {
+        let (loading, current) = inner.slot(key);
+        if let Some(entry) = current {
             if Instant::now() < entry.fresh_until {
                 return entry;
             }
         }
         inner.counters.misses.fetch_add(1, Relaxed);
-        let _loading = slot.loading.lock().await;
-        let previous = slot.entry.load_full();
+        let _loading = loading.lock().await;
+        let previous = inner.current(key);
         if let Some(entry) = &previous {
             if Instant::now() < entry.fresh_until {
                 inner.counters.coalesced.fetch_add(1, Relaxed);
@@ -728,12 +856,18 @@ impl RobotsCache {
         // The key came from an http(s) URL, so it is a valid origin.
         let origin = Origin::of(key).expect("origin keys are valid origins");
         let entry = Arc::new(inner.refresh(origin, previous).await);
-        slot.entry.store(Some(Arc::clone(&entry)));
+        inner.store(key, Arc::clone(&entry));
         entry
     }
 }
 
 impl Inner {
+    fn shard(&self, key: &str) -> &Shard {
+        use std::hash::BuildHasher;
+        // The high bits: the shard's map picks buckets with the low ones.
+        &self.shards[(self.hasher.hash_one(key) >> 60) as usize % SHARDS]
+    }
+
     fn tick(&self, now: Instant) -> u32 {
         now.duration_since(self.epoch).as_secs() as u32
     }
@@ -746,32 +880,57 @@ impl Inner {
         h
     }
 
-    /// The slot for `key`, made if missing; makes room first when the
-    /// shard is full.
-    fn slot(&self, key: &str) -> Arc<Slot> {
-        let shard = &self.shards[shard_of(key)];
+    /// The fetch lock and the current entry of `key`'s slot, made if
+    /// missing.
+    fn slot(&self, key: &str) -> (Arc<tokio::sync::Mutex<()>>, Option<Arc<Entry>>) {
+        let shard = self.shard(key);
         if let Some(slot) = shard.map.read().unwrap_or_else(|e| e.into_inner()).get(key) {
-            return Arc::clone(slot);
+            return (Arc::clone(&slot.loading), slot.entry.load_full());
         }
         let mut map = shard.map.write().unwrap_or_else(|e| e.into_inner());
-        if let Some(slot) = map.get(key) {
-            return Arc::clone(slot);
+        let slot = self.make_slot(&mut map, key);
+        (Arc::clone(&slot.loading), slot.entry.load_full())
+    }
+
+    /// The slot of `key` in a write-locked shard, made if missing; makes
+    /// room first when the shard is full.
+    fn make_slot<'m>(&self, map: &'m mut Map, key: &str) -> &'m Slot {
+        if !map.contains_key(key) {
+            if map.len() >= self.shard_cap {
+                self.evict(map);
+            }
+            let slot = Slot {
+                entry: ArcSwapOption::empty(),
+                loading: Arc::new(tokio::sync::Mutex::new(())),
+                last_used: AtomicU32::new(self.tick(Instant::now())),
+            };
+            map.insert(key.into(), slot);
         }
-        if map.len() >= self.shard_cap {
-            self.evict(&mut map);
+        &map[key]
+    }
+
+    /// The entry of `key`, fresh or not.
+    fn current(&self, key: &str) -> Option<Arc<Entry>> {
+        let shard = self.shard(key);
+        let map = shard.map.read().unwrap_or_else(|e| e.into_inner());
+        map.get(key).and_then(|slot| slot.entry.load_full())
+    }
+
+    /// Makes `entry` the entry of `key` (again, if the slot was evicted
+    /// while its fetch ran).
+    fn store(&self, key: &str, entry: Arc<Entry>) {
+        let shard = self.shard(key);
+        if let Some(slot) = shard.map.read().unwrap_or_else(|e| e.into_inner()).get(key) {
+            slot.entry.store(Some(entry));
+            return;
         }
-        let slot = Arc::new(Slot {
-            entry: ArcSwapOption::empty(),
-            loading: tokio::sync::Mutex::new(()),
-            last_used: AtomicU32::new(self.tick(Instant::now())),
-        });
-        map.insert(key.into(), Arc::clone(&slot));
-        slot
+        let mut map = shard.map.write().unwrap_or_else(|e| e.into_inner());
+        self.make_slot(&mut map, key).entry.store(Some(entry));
     }
 
     /// Drops the least recently used eighth of a full shard, so eviction
     /// costs O(log n) per insert, amortized.
-    fn evict(&self, map: &mut HashMap<Box<str>, Arc<Slot>>) {
+    fn evict(&self, map: &mut Map) {
         let mut ages: Vec<(u32, Box<str>)> = map
             .iter()
             .map(|(k, s)| (s.last_used.load(Relaxed), k.clone()))
@@ -1043,15 +1202,6 @@ fn http_response(status: u16, headers: &HeaderMap) -> http::Response<()> {
     response
 }
 
-/// FNV-1a over the key: cheap, and the shard map hashes it properly.
-fn shard_of(key: &str) -> usize {
-    let mut h: u32 = 0x811c_9dc5;
-    for &b in key.as_bytes() {
-        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
-    }
-    (h as usize) % SHARDS
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1234,9 +1384,16 @@ mod tests {
 
     #[test]
     fn shards_spread_keys() {
+        let c = cache(Dialect::Rfc9309);
         let mut seen = [0usize; SHARDS];
         for i in 0..1600 {
-            seen[shard_of(&format!("https://host{i}.example"))] += 1;
+            let shard = c.inner.shard(&format!("https://host{i}.example"));
+            seen[c
+                .inner
+                .shards
+                .iter()
+                .position(|s| std::ptr::eq(s, shard))
+                .unwrap()] += 1;
         }
         assert!(seen.iter().all(|&n| n > 50), "{seen:?}");
     }

@@ -44,7 +44,7 @@ mod fetch;
 mod origin;
 mod policy;
 
-pub use cache::{Basis, Decision, Entry, Metrics, RobotsCache};
+pub use cache::{Basis, Decision, Entry, Metrics, Permission, RobotsCache};
 pub use config::Config;
 pub use error::Error;
 pub use fetch::{looks_like_html, Fetch, Fetcher};

@@ -143,103 +143,97 @@ impl KeyBuf {
 /// allocating, for the URLs where that is certain to give the same key:
 /// `http`/`https`, an ASCII host of letters, digits, dots and hyphens that
 /// cannot be an IPv4 address or punycode, and a plain port. Anything else
-/// returns `None` and goes through the `url` crate.
+/// (userinfo, IPv6, `%`, non-ASCII, odd ports) returns `None` and goes
+/// through the `url` crate.
 ///
-/// The cache calls this on every check; `Url::parse` would cost more than
-/// the check itself.
+/// The cache calls this on every check, where `Url::parse` would cost more
+/// than the check itself. A URL already in canonical form (lower case, no
+/// default port), as crawlers keep them, yields a slice of itself.
 pub(crate) fn fast_key<'a>(url: &'a str, buf: &'a mut KeyBuf) -> Option<&'a str> {
     let b = url.as_bytes();
-    let (scheme, rest) = if b.len() > 7 && b[..7].eq_ignore_ascii_case(b"http://") {
-        ("http", 7)
-    } else if b.len() > 8 && b[..8].eq_ignore_ascii_case(b"https://") {
-        ("https", 8)
-    } else {
-        return None;
+    let https = match b.get(..8) {
+        Some(head) if head[..7].eq_ignore_ascii_case(b"http://") => false,
+        Some(head) if head.eq_ignore_ascii_case(b"https://") => true,
+        _ => return None,
     };
-    let tail = &b[rest..];
-    let end = tail
-        .iter()
-        .position(|&c| matches!(c, b'/' | b'?' | b'#'))
-        .unwrap_or(tail.len());
-    let mut authority = &tail[..end];
-    if let Some(at) = authority.iter().rposition(|&c| c == b'@') {
-        authority = &authority[at + 1..];
-    }
-    let (host, port) = match authority.iter().position(|&c| c == b':') {
-        Some(i) => (&authority[..i], Some(&authority[i + 1..])),
-        None => (authority, None),
-    };
-    if !plain_host(host) {
-        return None;
-    }
-    let port = match port {
-        None => None,
-        Some(p) => {
-            if p.is_empty() || p.len() > 5 || p[0] == b'0' || !p.iter().all(u8::is_ascii_digit) {
-                return None;
+    let start = if https { 8 } else { 7 };
+    let mut canonical = b[..start - 3].iter().all(u8::is_ascii_lowercase);
+    let mut i = start;
+    let mut label = start;
+    while i < b.len() {
+        match b[i] {
+            b'a'..=b'z' | b'0'..=b'9' => {}
+            b'-' => {}
+            b'A'..=b'Z' => canonical = false,
+            b'.' => {
+                if i == label || is_punycode(&b[label..i]) {
+                    return None;
+                }
+                label = i + 1;
             }
-            let n: u32 = p.iter().fold(0, |n, &d| n * 10 + u32::from(d - b'0'));
-            let default = if scheme == "http" { 80 } else { 443 };
-            if n > 65535 {
-                return None;
-            }
-            (n != default).then_some(p)
+            b':' | b'/' | b'?' | b'#' => break,
+            // `@`, `%`, `[`, a backslash, spaces, non-ASCII: the url crate's to read.
+            _ => return None,
         }
-    };
-    let len = scheme.len() + 3 + host.len() + port.map_or(0, |p| p.len() + 1);
-    if len > buf.bytes.len() {
+        i += 1;
+    }
+    let host_end = i;
+    let last = &b[label..host_end];
+    // An empty host or last label (`a.example.`), punycode, or a last label
+    // that makes the host an IPv4 address to the WHATWG parser (`0x7f.1`).
+    if last.is_empty()
+        || is_punycode(last)
+        || last.iter().all(u8::is_ascii_digit)
+        || (last.len() >= 2 && last[0] == b'0' && (last[1] | 0x20) == b'x')
+    {
         return None;
     }
-    let out = &mut buf.bytes[..len];
-    out[..scheme.len()].copy_from_slice(scheme.as_bytes());
-    let mut at = scheme.len();
-    out[at..at + 3].copy_from_slice(b"://");
-    at += 3;
-    for (o, &c) in out[at..at + host.len()].iter_mut().zip(host) {
+    let mut end = host_end;
+    let mut keep_port = false;
+    if b.get(host_end) == Some(&b':') {
+        let digits = host_end + 1;
+        let mut j = digits;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        if j < b.len() && !matches!(b[j], b'/' | b'?' | b'#') {
+            return None;
+        }
+        let port = &b[digits..j];
+        if port.is_empty() || port.len() > 5 || port[0] == b'0' {
+            return None;
+        }
+        let n = port.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
+        if n > 65535 {
+            return None;
+        }
+        keep_port = n != if https { 443 } else { 80 };
+        canonical &= keep_port;
+        end = j;
+    }
+    if canonical {
+        return Some(&url[..end]);
+    }
+    let scheme: &[u8] = if https { b"https://" } else { b"http://" };
+    let host = &b[start..host_end];
+    let port = if keep_port {
+        &b[host_end..end]
+    } else {
+        &[][..]
+    };
+    let len = scheme.len() + host.len() + port.len();
+    let out = buf.bytes.get_mut(..len)?;
+    out[..scheme.len()].copy_from_slice(scheme);
+    for (o, &c) in out[scheme.len()..].iter_mut().zip(host) {
         *o = c.to_ascii_lowercase();
     }
-    at += host.len();
-    if let Some(p) = port {
-        out[at] = b':';
-        out[at + 1..].copy_from_slice(p);
-    }
+    out[scheme.len() + host.len()..].copy_from_slice(port);
     // Only ASCII was written.
     std::str::from_utf8(out).ok()
 }
 
-/// A host the `url` crate would keep as it is, up to case: labels of
-/// `[A-Za-z0-9-]`, none empty, none punycode, and a last label that is not
-/// a number (the WHATWG parser reads `0x7f.1` or `1.2.3.4` as IPv4).
-fn plain_host(host: &[u8]) -> bool {
-    if host.is_empty() || host.len() > 100 {
-        return false;
-    }
-    let mut label_start = 0;
-    for (i, &c) in host.iter().enumerate() {
-        match c {
-            b'.' => {
-                if i == label_start {
-                    return false;
-                }
-                label_start = i + 1;
-            }
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' => {}
-            _ => return false,
-        }
-    }
-    if label_start == host.len() {
-        // A trailing dot: rare, and the url crate's to keep.
-        return false;
-    }
-    for label in host.split(|&c| c == b'.') {
-        if label.len() >= 4 && label[..4].eq_ignore_ascii_case(b"xn--") {
-            return false;
-        }
-    }
-    let last = &host[label_start..];
-    let numeric = last.iter().all(u8::is_ascii_digit)
-        || (last.len() >= 2 && last[0] == b'0' && (last[1] | 0x20) == b'x');
-    !numeric
+fn is_punycode(label: &[u8]) -> bool {
+    label.len() >= 4 && label[..4].eq_ignore_ascii_case(b"xn--")
 }
 
 #[cfg(test)]
@@ -282,8 +276,26 @@ mod tests {
 
     #[test]
     fn userinfo_is_stripped() {
-        assert_eq!(fast("http://u:p@a.example/").unwrap(), "http://a.example");
-        assert_eq!(slow("http://u:p@a.example/").unwrap(), "http://a.example");
+        assert_eq!(fast("http://u:p@a.example/"), None);
+        assert_eq!(
+            Origin::of("http://u:p@a.example/").unwrap().as_str(),
+            "http://a.example"
+        );
+    }
+
+    // The hot path: a canonical URL's key is a slice of the URL itself.
+    #[test]
+    fn canonical_urls_key_without_copying() {
+        let mut buf = KeyBuf::new();
+        let url = "https://a.example:8443/x?y";
+        let key = fast_key(url, &mut buf).unwrap();
+        assert_eq!(key, "https://a.example:8443");
+        assert_eq!(key.as_ptr(), url.as_ptr());
+        let mut buf = KeyBuf::new();
+        assert_eq!(
+            fast_key("http://A.example:80/", &mut buf).unwrap(),
+            "http://a.example"
+        );
     }
 
     #[test]
