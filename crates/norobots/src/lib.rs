@@ -11,6 +11,9 @@
 //! | `%xx` | as written | decoded but `%2F` | unreserved decoded, hex upper-cased | pattern upper-cased, URL as given |
 //! | `/robots.txt` | not special | always allowed | always allowed | not special |
 //!
+//! [`meta`] reads what a page says about itself: META robots, `X-Robots-Tag`
+//! and `rel="nofollow"` (HTML pages with the `html` feature).
+//!
 //! # Example
 //!
 //! ```
@@ -35,6 +38,7 @@ mod dialect;
 mod group;
 mod index;
 mod matcher;
+pub mod meta;
 mod parse;
 mod pattern;
 mod robots;
@@ -46,7 +50,6 @@ pub use group::{RequestRate, VisitTime};
 pub use matcher::{Matcher, RuleRef, Verdict};
 pub use parse::ParseOptions;
 pub use robots::{Diagnostic, DiagnosticKind, Field, Group, Robots, Rule, RuleKind};
-
 
 /// Whether `agent` may fetch `url` under the robots.txt `body`, read in the
 /// default dialect ([`Dialect::Rfc9309`]).
