@@ -7,6 +7,7 @@ mod check;
 mod error;
 mod fetch;
 mod input;
+mod meta;
 mod parse;
 mod remote;
 
@@ -126,6 +127,29 @@ enum Command {
     /// policy it gives, its freshness, the agent's groups and the sitemaps.
     #[command(after_help = FETCH_AFTER_HELP)]
     Fetch(FetchArgs),
+    /// Show what an HTML page tells a robot: META robots, X-Robots-Tag,
+    /// rel="nofollow" links (the restrictive term wins).
+    Meta(MetaArgs),
+}
+
+#[derive(Debug, Args)]
+struct MetaArgs {
+    /// The robot asking: its product token picks `<meta name="...">` tags
+    /// and `X-Robots-Tag: name: ...` parts meant for it.
+    #[arg(long, value_name = "AGENT", default_value = "*")]
+    agent: String,
+
+    /// An `X-Robots-Tag` header value that came with the page (repeatable).
+    #[arg(long = "header", value_name = "VALUE")]
+    headers: Vec<String>,
+
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+
+    /// The HTML page, or `-` for stdin.
+    #[arg(value_name = "FILE")]
+    page: PathBuf,
 }
 
 const FETCH_AFTER_HELP: &str = concat!(
@@ -312,6 +336,13 @@ fn main() -> ExitCode {
             })
         })()
         .map(|deferred| if deferred { EXIT_DEFERRED } else { EXIT_OK }),
+        Command::Meta(args) => meta::run(&meta::MetaCommand {
+            page: RobotsSource::from_arg(args.page),
+            agent: args.agent,
+            headers: args.headers,
+            json: args.json,
+        })
+        .map(|()| EXIT_OK),
         Command::Parse(args) => args
             .into_options()
             .and_then(|command| parse::run(&command))
