@@ -1,0 +1,607 @@
+//! One access-log line, read by hand: Common Log Format
+//! (`host ident authuser [date] "request" status bytes`) and Combined Log
+//! Format (the same, then `"referer" "user-agent"`).
+//!
+//! Real logs are not always what the format says: Apache before 2.0.46 did
+//! not escape quotes in the request, nginx writes `-` or an empty request for
+//! garbage, some servers append fields of their own, and a log cut off by a
+//! full disk ends mid-field. The parser accepts all of these and rejects only
+//! lines without the three fields the audit cannot do without: the client
+//! address, a valid date and a quoted request.
+
+use std::fmt;
+
+use memchr::{memchr, memchr2};
+
+/// A moment, in seconds since the Unix epoch (UTC).
+///
+/// It prints in RFC 3339 form, in UTC, so that times from logs written in
+/// different time zones compare and sort as text.
+///
+/// ```
+/// use norobots_tools::audit::Timestamp;
+///
+/// let t = Timestamp::parse_clf(b"10/Oct/2000:13:55:36 -0700").unwrap();
+/// assert_eq!(t.to_string(), "2000-10-10T20:55:36Z");
+/// assert_eq!(t.0, 971_211_336);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Timestamp(pub i64);
+
+impl Timestamp {
+    /// Reads a log date, `dd/Mon/yyyy:HH:MM:SS ±hhmm`, as Apache's `%t` and
+    /// nginx's `$time_local` write it (without the brackets). A missing
+    /// offset is read as UTC. `None` when the text is not such a date.
+    ///
+    /// ```
+    /// use norobots_tools::audit::Timestamp;
+    ///
+    /// assert_eq!(Timestamp::parse_clf(b"01/Jan/1970:00:01:00 +0000"), Some(Timestamp(60)));
+    /// assert_eq!(Timestamp::parse_clf(b"01/Jan/1970:00:01:00"), Some(Timestamp(60)));
+    /// assert_eq!(Timestamp::parse_clf(b"31/Foo/2000:00:00:00 +0000"), None);
+    /// ```
+    pub fn parse_clf(text: &[u8]) -> Option<Timestamp> {
+        let (date, zone) = match text.len() {
+            20 => (text, None),
+            26 if text[20] == b' ' => (&text[..20], Some(&text[21..])),
+            _ => return None,
+        };
+        if date[2] != b'/' || date[6] != b'/' || date[11] != b':' {
+            return None;
+        }
+        if date[14] != b':' || date[17] != b':' {
+            return None;
+        }
+        let day = digits(&date[0..2])?;
+        let month = month_number(&date[3..6])?;
+        let year = digits(&date[7..11])?;
+        let (hour, min, sec) = (
+            digits(&date[12..14])?,
+            digits(&date[15..17])?,
+            digits(&date[18..20])?,
+        );
+        // 60 is a leap second; days past the month's end are tolerated as
+        // the arithmetic rolls them over, but 0 and 32+ are not dates.
+        if !(1..=31).contains(&day) || hour > 23 || min > 59 || sec > 60 {
+            return None;
+        }
+        let offset = match zone {
+            None => 0,
+            Some(z) => zone_offset(z)?,
+        };
+        let days = days_from_civil(year, month, day);
+        Some(Timestamp(
+            days * 86_400 + hour * 3600 + min * 60 + sec - offset,
+        ))
+    }
+
+    /// The start of the calendar minute this moment falls in, in minutes
+    /// since the epoch.
+    ///
+    /// ```
+    /// assert_eq!(norobots_tools::audit::Timestamp(119).minute(), 1);
+    /// assert_eq!(norobots_tools::audit::Timestamp(-1).minute(), -1);
+    /// ```
+    pub fn minute(self) -> i64 {
+        self.0.div_euclid(60)
+    }
+}
+
+impl fmt::Display for Timestamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let days = self.0.div_euclid(86_400);
+        let secs = self.0.rem_euclid(86_400);
+        let (y, m, d) = civil_from_days(days);
+        write!(
+            f,
+            "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+            secs / 3600,
+            secs / 60 % 60,
+            secs % 60
+        )
+    }
+}
+
+fn digits(b: &[u8]) -> Option<i64> {
+    b.iter().try_fold(0i64, |acc, &c| {
+        c.is_ascii_digit().then(|| acc * 10 + i64::from(c - b'0'))
+    })
+}
+
+fn month_number(name: &[u8]) -> Option<i64> {
+    const MONTHS: [&[u8; 3]; 12] = [
+        b"jan", b"feb", b"mar", b"apr", b"may", b"jun", b"jul", b"aug", b"sep", b"oct", b"nov",
+        b"dec",
+    ];
+    let lower = [
+        name[0].to_ascii_lowercase(),
+        name[1].to_ascii_lowercase(),
+        name[2].to_ascii_lowercase(),
+    ];
+    MONTHS
+        .iter()
+        .position(|m| **m == lower)
+        .map(|i| i as i64 + 1)
+}
+
+/// `+hhmm` or `-hhmm` as seconds east of UTC.
+fn zone_offset(z: &[u8]) -> Option<i64> {
+    let sign = match z[0] {
+        b'+' => 1,
+        b'-' => -1,
+        _ => return None,
+    };
+    let (h, m) = (digits(&z[1..3])?, digits(&z[3..5])?);
+    (m < 60).then_some(sign * (h * 3600 + m * 60))
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
+/// `days_from_civil`): exact for every year, no table, no leap-year branch.
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The inverse of [`days_from_civil`].
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (
+        if m <= 2 {
+            yoe + era * 400 + 1
+        } else {
+            yoe + era * 400
+        },
+        m,
+        d,
+    )
+}
+
+/// One parsed access-log line. The fields borrow the line; quoted fields
+/// keep the server's escapes (`\"`, `\\`, `\xhh`) as written.
+///
+/// ```
+/// use norobots_tools::audit::parse_line;
+///
+/// let line = br#"192.0.2.7 - - [10/Oct/2000:13:55:36 -0700] "GET /a?b=1 HTTP/1.0" 200 2326 "-" "FooBot/1.0""#;
+/// let l = parse_line(line).unwrap();
+/// assert_eq!((l.host, l.method, l.target), (&b"192.0.2.7"[..], &b"GET"[..], &b"/a?b=1"[..]));
+/// assert_eq!((l.status, l.bytes), (Some(200), Some(2326)));
+/// assert_eq!(l.user_agent, Some(&b"FooBot/1.0"[..]));
+/// assert_eq!(l.referer, None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogLine<'a> {
+    /// The client address (`%h`): IPv4, IPv6 or a host name.
+    pub host: &'a [u8],
+    /// The request time.
+    pub time: Timestamp,
+    /// The request line as logged, e.g. `GET /a HTTP/1.1`; may be `-` or
+    /// empty for requests the server could not read.
+    pub request: &'a [u8],
+    /// The request method (`GET`); empty when the request line is empty
+    /// or `-`.
+    pub method: &'a [u8],
+    /// The request target (path and query, or an absolute URL); empty when
+    /// the request line has none.
+    pub target: &'a [u8],
+    /// The protocol (`HTTP/1.1`); empty for HTTP/0.9 requests.
+    pub protocol: &'a [u8],
+    /// The status code; `None` when logged as `-` or missing.
+    pub status: Option<u16>,
+    /// The response size; `None` when logged as `-` or missing.
+    pub bytes: Option<u64>,
+    /// The `Referer` header (Combined format); `None` when absent or `-`.
+    pub referer: Option<&'a [u8]>,
+    /// The `User-Agent` header (Combined format); `None` when absent, `-`
+    /// or empty.
+    pub user_agent: Option<&'a [u8]>,
+}
+
+/// Why a line is not an access-log line.
+///
+/// ```
+/// use norobots_tools::audit::{parse_line, LineError};
+///
+/// assert_eq!(parse_line(b"").unwrap_err(), LineError::Empty);
+/// assert_eq!(parse_line(b"1.2.3.4 - - [yesterday] \"GET / HTTP/1.0\" 200 1").unwrap_err(), LineError::BadDate);
+/// assert_eq!(LineError::BadDate.to_string(), "bad date");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LineError {
+    /// The line is empty or white space.
+    Empty,
+    /// No `[date]` field after the address.
+    NoDate,
+    /// The `[date]` field is not a CLF date.
+    BadDate,
+    /// No quoted request after the date.
+    NoRequest,
+    /// The status is neither three digits nor `-`.
+    BadStatus,
+    /// The size is neither digits nor `-`.
+    BadBytes,
+    /// The line is longer than [`AuditOptions::max_line_len`](crate::audit::AuditOptions::max_line_len).
+    TooLong,
+}
+
+impl LineError {
+    /// A short description, as the reports print it.
+    ///
+    /// ```
+    /// assert_eq!(norobots_tools::audit::LineError::NoRequest.as_str(), "no quoted request");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LineError::Empty => "empty line",
+            LineError::NoDate => "no [date]",
+            LineError::BadDate => "bad date",
+            LineError::NoRequest => "no quoted request",
+            LineError::BadStatus => "bad status",
+            LineError::BadBytes => "bad size",
+            LineError::TooLong => "line too long",
+        }
+    }
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Parses one CLF or Combined line (without its line break; a trailing CR
+/// is ignored).
+///
+/// Tolerated: `-` for any field after the request, IPv6 and bracketed
+/// addresses, escaped or (Apache before 2.0.46) bare quotes inside the
+/// request and the User-Agent, missing trailing fields (a cut-off line),
+/// and extra fields after the User-Agent.
+///
+/// ```
+/// use norobots_tools::audit::parse_line;
+///
+/// // Common Log Format, IPv6 client, no referer or User-Agent.
+/// let l = parse_line(b"2001:db8::1 - frank [10/Oct/2000:13:55:36 -0700] \"HEAD / HTTP/1.1\" 304 -").unwrap();
+/// assert_eq!((l.host, l.bytes, l.user_agent), (&b"2001:db8::1"[..], None, None));
+///
+/// // An unescaped quote inside the request.
+/// let l = parse_line(br#"h - - [10/Oct/2000:13:55:36 +0000] "GET /a"b HTTP/1.0" 404 0"#).unwrap();
+/// assert_eq!(l.target, b"/a\"b");
+/// ```
+pub fn parse_line(line: &[u8]) -> Result<LogLine<'_>, LineError> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let line = trim_start(line);
+    if trim_end(line).is_empty() {
+        return Err(LineError::Empty);
+    }
+    let host_end = memchr2(b' ', b'\t', line).ok_or(LineError::NoDate)?;
+    let host = &line[..host_end];
+    // ident and authuser are not needed; skipping to the bracket also
+    // survives an authuser with spaces in it.
+    let open = memchr(b'[', &line[host_end..]).ok_or(LineError::NoDate)? + host_end;
+    let close = memchr(b']', &line[open..]).ok_or(LineError::NoDate)? + open;
+    let time = Timestamp::parse_clf(&line[open + 1..close]).ok_or(LineError::BadDate)?;
+    let rest = trim_start(&line[close + 1..]);
+    let rest = rest.strip_prefix(b"\"").ok_or(LineError::NoRequest)?;
+    let (request, rest) = quoted(rest, ends_request);
+    let (method, target, protocol) = split_request(request);
+    let (status, rest) = next_token(rest);
+    let status = match status {
+        b"" | b"-" => None,
+        s if s.len() == 3 => Some(digits(s).ok_or(LineError::BadStatus)? as u16),
+        _ => return Err(LineError::BadStatus),
+    };
+    let (bytes, rest) = next_token(rest);
+    let bytes = match bytes {
+        b"" | b"-" => None,
+        b => Some(parse_u64(b).ok_or(LineError::BadBytes)?),
+    };
+    let (referer, rest) = optional_quoted(rest, ends_referer);
+    let (user_agent, _) = optional_quoted(rest, ends_user_agent);
+    Ok(LogLine {
+        host,
+        time,
+        request,
+        method,
+        target,
+        protocol,
+        status,
+        bytes,
+        referer: referer.filter(|r| !matches!(*r, b"-" | b"")),
+        user_agent: user_agent.filter(|u| !matches!(*u, b"-" | b"")),
+    })
+}
+
+fn trim_start(b: &[u8]) -> &[u8] {
+    let n = b.iter().take_while(|c| matches!(c, b' ' | b'\t')).count();
+    &b[n..]
+}
+
+fn trim_end(b: &[u8]) -> &[u8] {
+    let n = b
+        .iter()
+        .rev()
+        .take_while(|c| c.is_ascii_whitespace())
+        .count();
+    &b[..b.len() - n]
+}
+
+fn parse_u64(b: &[u8]) -> Option<u64> {
+    if b.is_empty() || b.len() > 19 {
+        return None;
+    }
+    b.iter().try_fold(0u64, |acc, &c| {
+        c.is_ascii_digit().then(|| acc * 10 + u64::from(c - b'0'))
+    })
+}
+
+/// The next space-separated token and what follows it.
+fn next_token(b: &[u8]) -> (&[u8], &[u8]) {
+    let b = trim_start(b);
+    let end = memchr2(b' ', b'\t', b).unwrap_or(b.len());
+    (&b[..end], &b[end..])
+}
+
+/// A quoted field if one starts here (after optional blanks), else `None`
+/// and the input unchanged.
+fn optional_quoted(b: &[u8], ends: fn(&[u8]) -> bool) -> (Option<&[u8]>, &[u8]) {
+    match trim_start(b).strip_prefix(b"\"") {
+        Some(inner) => {
+            let (field, rest) = quoted(inner, ends);
+            (Some(field), rest)
+        }
+        None => (None, b),
+    }
+}
+
+/// The content of a quoted field whose opening quote is already consumed,
+/// and what follows the closing quote.
+///
+/// A quote closes the field only if `ends` accepts what follows it, so a
+/// bare quote inside the field (old Apache) is kept as content; escaped
+/// quotes (`\"`) never close it. When no quote qualifies, the first
+/// unescaped one does; when there is none, the field runs to the end of the
+/// line (a cut-off line).
+fn quoted(b: &[u8], ends: fn(&[u8]) -> bool) -> (&[u8], &[u8]) {
+    let mut first = None;
+    let mut i = 0;
+    while let Some(off) = memchr2(b'"', b'\\', &b[i..]) {
+        let at = i + off;
+        if b[at] == b'\\' {
+            i = at + 2;
+            if i >= b.len() {
+                break;
+            }
+            continue;
+        }
+        if ends(&b[at + 1..]) {
+            return (&b[..at], &b[at + 1..]);
+        }
+        first.get_or_insert(at);
+        i = at + 1;
+    }
+    match first {
+        Some(at) => (&b[..at], &b[at + 1..]),
+        None => (b, &[]),
+    }
+}
+
+/// After the request: the status (a digit or `-`), or the end of a cut-off
+/// line.
+fn ends_request(after: &[u8]) -> bool {
+    match after {
+        [] => true,
+        [b' ', c, ..] => c.is_ascii_digit() || *c == b'-',
+        _ => false,
+    }
+}
+
+/// After the referer: the User-Agent's quote, or the end of the line.
+fn ends_referer(after: &[u8]) -> bool {
+    matches!(trim_end(after), [] | [b' ', b'"', ..])
+}
+
+/// After the User-Agent: the end of the line, or a field some servers add
+/// (a quoted header, a number such as the request time).
+fn ends_user_agent(after: &[u8]) -> bool {
+    match trim_end(after) {
+        [] => true,
+        [b' ', c, ..] => *c == b'"' || *c == b'-' || c.is_ascii_digit(),
+        _ => false,
+    }
+}
+
+/// `METHOD target PROTOCOL`. The target is everything between the first
+/// and the last space, so a target with unencoded spaces stays whole; a
+/// request without `HTTP/` at its end is HTTP/0.9 (`GET /path`).
+fn split_request(request: &[u8]) -> (&[u8], &[u8], &[u8]) {
+    let request = trim_end(trim_start(request));
+    if request == b"-" {
+        return (b"", b"", b"");
+    }
+    let Some(sp) = memchr(b' ', request) else {
+        return (request, b"", b"");
+    };
+    let method = &request[..sp];
+    let rest = trim_start(&request[sp..]);
+    match memchr::memrchr(b' ', rest) {
+        Some(last) if rest[last + 1..].starts_with(b"HTTP/") => {
+            (method, trim_end(&rest[..last]), &rest[last + 1..])
+        }
+        _ => (method, rest, b""),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DATE: &str = "[10/Oct/2000:13:55:36 -0700]";
+
+    // Leaks the text: a test's lines are few and tiny, and a 'static
+    // borrow lets each assertion parse a `format!` in place.
+    fn line(s: impl Into<String>) -> LogLine<'static> {
+        let s: &'static str = Box::leak(s.into().into_boxed_str());
+        parse_line(s.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn common_log_format_has_no_referer_or_user_agent() {
+        let l = line("127.0.0.1 - frank [10/Oct/2000:13:55:36 -0700] \"GET /apache_pb.gif HTTP/1.0\" 200 2326");
+        assert_eq!(l.host, b"127.0.0.1");
+        assert_eq!(l.method, b"GET");
+        assert_eq!(l.target, b"/apache_pb.gif");
+        assert_eq!(l.protocol, b"HTTP/1.0");
+        assert_eq!((l.status, l.bytes), (Some(200), Some(2326)));
+        assert_eq!((l.referer, l.user_agent), (None, None));
+    }
+
+    #[test]
+    fn combined_log_format_has_referer_and_user_agent() {
+        let l = line(format!(
+            "127.0.0.1 - - {DATE} \"GET / HTTP/1.1\" 200 5 \"http://r.example/\" \"Mozilla/4.08 [en] (Win98)\""
+        ));
+        assert_eq!(l.referer, Some(&b"http://r.example/"[..]));
+        assert_eq!(l.user_agent, Some(&b"Mozilla/4.08 [en] (Win98)"[..]));
+    }
+
+    #[test]
+    fn dash_fields_are_none() {
+        let l = line(format!("h - - {DATE} \"GET / HTTP/1.1\" - - \"-\" \"-\""));
+        assert_eq!(
+            (l.status, l.bytes, l.referer, l.user_agent),
+            (None, None, None, None)
+        );
+        let l = line(format!("h - - {DATE} \"GET / HTTP/1.1\" 200 1 \"\" \"\""));
+        assert_eq!(l.user_agent, None);
+    }
+
+    #[test]
+    fn escaped_quotes_stay_inside_request_and_user_agent() {
+        let l = line(format!(
+            r#"h - - {DATE} "GET /a\"b HTTP/1.1" 200 1 "-" "Bot \"quoted\" 1.0""#
+        ));
+        assert_eq!(l.target, br#"/a\"b"#);
+        assert_eq!(l.user_agent, Some(&br#"Bot \"quoted\" 1.0"#[..]));
+    }
+
+    #[test]
+    fn bare_quotes_inside_user_agent_are_kept() {
+        let l = line(format!(
+            r#"h - - {DATE} "GET / HTTP/1.1" 200 1 "-" "Bot "x"y 1.0""#
+        ));
+        assert_eq!(l.user_agent, Some(&br#"Bot "x"y 1.0"#[..]));
+    }
+
+    #[test]
+    fn ipv6_and_host_names_are_addresses() {
+        assert_eq!(
+            line(format!("::1 - - {DATE} \"GET / HTTP/1.1\" 200 1")).host,
+            b"::1"
+        );
+        let l = line(format!("[2001:db8::2] - - {DATE} \"GET / HTTP/1.1\" 200 1"));
+        assert_eq!(l.host, b"[2001:db8::2]");
+        assert_eq!(l.time, Timestamp(971_211_336));
+    }
+
+    #[test]
+    fn missing_trailing_fields_are_tolerated() {
+        let l = line(format!("h - - {DATE} \"GET /x HTTP/1.1\""));
+        assert_eq!((l.target, l.status, l.bytes), (&b"/x"[..], None, None));
+        let l = line(format!(
+            "h - - {DATE} \"GET /x HTTP/1.1\" 200 1 \"http://cut"
+        ));
+        assert_eq!((l.referer, l.user_agent), (Some(&b"http://cut"[..]), None));
+        let l = line(format!("h - - {DATE} \"GET /x HT"));
+        assert_eq!(l.target, b"/x HT");
+    }
+
+    #[test]
+    fn extra_fields_after_user_agent_are_ignored() {
+        let l = line(format!(
+            "h - - {DATE} \"GET / HTTP/1.1\" 200 1 \"-\" \"FooBot/1\" \"10.0.0.1\" 0.003"
+        ));
+        assert_eq!(l.user_agent, Some(&b"FooBot/1"[..]));
+    }
+
+    #[test]
+    fn request_forms() {
+        assert_eq!(split_request(b"-"), (&b""[..], &b""[..], &b""[..]));
+        assert_eq!(split_request(b""), (&b""[..], &b""[..], &b""[..]));
+        assert_eq!(
+            split_request(b"GET /old"),
+            (&b"GET"[..], &b"/old"[..], &b""[..])
+        );
+        assert_eq!(
+            split_request(b"GET /a b HTTP/1.1"),
+            (&b"GET"[..], &b"/a b"[..], &b"HTTP/1.1"[..])
+        );
+        assert_eq!(
+            split_request(b"\\x16\\x03\\x01"),
+            (&b"\\x16\\x03\\x01"[..], &b""[..], &b""[..])
+        );
+    }
+
+    #[test]
+    fn crlf_and_blank_lines() {
+        assert_eq!(
+            line(format!("h - - {DATE} \"GET / HTTP/1.1\" 200 1\r")).bytes,
+            Some(1)
+        );
+        assert_eq!(parse_line(b"  \r").unwrap_err(), LineError::Empty);
+    }
+
+    #[test]
+    fn malformed_lines_say_why() {
+        assert_eq!(parse_line(b"garbage").unwrap_err(), LineError::NoDate);
+        assert_eq!(
+            parse_line(b"h - - [10/Oct/2000:13:55:36 -0700 \"GET").unwrap_err(),
+            LineError::NoDate
+        );
+        assert_eq!(
+            parse_line(format!("h - - {DATE} GET / 200").as_bytes()).unwrap_err(),
+            LineError::NoRequest
+        );
+        assert_eq!(
+            parse_line(format!("h - - {DATE} \"GET /\" 2000 1").as_bytes()).unwrap_err(),
+            LineError::BadStatus
+        );
+        assert_eq!(
+            parse_line(format!("h - - {DATE} \"GET /\" 200 x1").as_bytes()).unwrap_err(),
+            LineError::BadBytes
+        );
+        assert_eq!(
+            parse_line(b"h - - [32/Oct/2000:13:55:36 -0700] \"GET /\" 200 1").unwrap_err(),
+            LineError::BadDate
+        );
+    }
+
+    #[test]
+    fn timestamps_round_trip_through_the_calendar() {
+        for (text, want) in [
+            ("01/Jan/1970:00:00:00 +0000", "1970-01-01T00:00:00Z"),
+            ("29/Feb/2024:23:59:59 +0000", "2024-02-29T23:59:59Z"),
+            ("01/Mar/2024:00:30:00 +0100", "2024-02-29T23:30:00Z"),
+            ("31/Dec/1969:23:59:59 +0000", "1969-12-31T23:59:59Z"),
+            ("01/jan/2100:00:00:00 -0530", "2100-01-01T05:30:00Z"),
+        ] {
+            let t = Timestamp::parse_clf(text.as_bytes()).unwrap();
+            assert_eq!(t.to_string(), want, "{text}");
+        }
+        assert_eq!(Timestamp::parse_clf(b"10/Oct/2000:24:00:00 +0000"), None);
+        assert_eq!(Timestamp::parse_clf(b"10/Oct/2000:13:55:36 +07x0"), None);
+        assert_eq!(Timestamp::parse_clf(b"10/Oct/2000 13:55:36 +0000"), None);
+    }
+}

@@ -1,0 +1,511 @@
+//! What an audit found, as data, as a text table and as JSON.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use norobots::Dialect;
+use serde_json::{json, Value};
+
+use super::parse::{LineError, Timestamp};
+
+/// The result of an audit: totals, the robots (worst offenders first), a
+/// count of the clients that look human, and the first malformed lines.
+///
+/// ```
+/// use norobots::Robots;
+/// use norobots_tools::audit::{AuditOptions, Auditor};
+///
+/// let robots = Robots::parse(b"User-agent: *\nDisallow: /private/\n");
+/// let log = "192.0.2.1 - - [10/Oct/2000:13:55:36 +0000] \"GET /private/a HTTP/1.0\" 200 10 \"-\" \"FooBot/1.0\"\n";
+/// let report = Auditor::new(&robots, AuditOptions::default()).audit_reader(log.as_bytes()).unwrap();
+/// assert_eq!(report.robots[0].violations, 1);
+/// assert!(report.render_text().contains("FooBot"));
+/// assert_eq!(report.to_json()["robots"][0]["violations"], 1);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct AuditReport {
+    /// The dialect the robots.txt was read in.
+    pub dialect: Dialect,
+    /// Line, byte and time counts.
+    pub totals: Totals,
+    /// Every client the robot rule picked, most violations first, then most
+    /// requests.
+    pub robots: Vec<RobotReport>,
+    /// The clients that did not look like robots, only counted.
+    pub humans: HumanSummary,
+    /// The first malformed lines ([`AuditOptions::max_malformed`](super::AuditOptions::max_malformed) of them);
+    /// [`Totals::malformed`] counts them all.
+    pub malformed: Vec<MalformedLine>,
+}
+
+/// Counts over the whole log.
+///
+/// ```
+/// use std::time::Duration;
+/// use norobots_tools::audit::Totals;
+///
+/// let t = Totals { bytes: 5_000_000, elapsed: Duration::from_secs(2), ..Totals::default() };
+/// assert_eq!(t.mb_per_s(), 2.5);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Totals {
+    /// Lines read (a last line without a line break counts).
+    pub lines: u64,
+    /// Lines that parsed as CLF or Combined.
+    pub parsed: u64,
+    /// Lines that did not.
+    pub malformed: u64,
+    /// Clients the robot rule picked.
+    pub robots: u64,
+    /// Octets of log text, after decompression.
+    pub bytes: u64,
+    /// Octets read from the input (the compressed size of a gzip log).
+    pub input_bytes: u64,
+    /// Whether the input was gzip.
+    pub gzip: bool,
+    /// Wall time of the audit.
+    pub elapsed: Duration,
+}
+
+impl Totals {
+    /// Log text processed per second, in megabytes (10^6 octets); 0 when no
+    /// time was measured.
+    ///
+    /// ```
+    /// assert_eq!(norobots_tools::audit::Totals::default().mb_per_s(), 0.0);
+    /// ```
+    pub fn mb_per_s(&self) -> f64 {
+        let secs = self.elapsed.as_secs_f64();
+        if secs > 0.0 {
+            self.bytes as f64 / 1e6 / secs
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Why a client counts as a robot. A client (one product token from one
+/// address) is a robot when any of these holds for any of its requests.
+///
+/// ```
+/// use norobots_tools::audit::RobotReasons;
+///
+/// let r = RobotReasons { fetched_robots_txt: true, ..RobotReasons::default() };
+/// assert!(r.any());
+/// assert_eq!(r.to_string(), "robots.txt");
+/// assert!(!RobotReasons::default().any());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RobotReasons {
+    /// It fetched `/robots.txt` (GET or HEAD), which browsers never do on
+    /// their own.
+    pub fetched_robots_txt: bool,
+    /// Its User-Agent looks like a robot's (see
+    /// [`looks_like_bot`](super::looks_like_bot)).
+    pub bot_like_user_agent: bool,
+    /// It sent a request without a User-Agent (or with `-`): every browser
+    /// sends one, scripts often do not.
+    pub no_user_agent: bool,
+}
+
+impl RobotReasons {
+    /// Whether any reason holds.
+    ///
+    /// ```
+    /// let r = norobots_tools::audit::RobotReasons { no_user_agent: true, ..Default::default() };
+    /// assert!(r.any());
+    /// ```
+    pub fn any(&self) -> bool {
+        self.fetched_robots_txt || self.bot_like_user_agent || self.no_user_agent
+    }
+
+    fn names(&self) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        if self.fetched_robots_txt {
+            v.push("robots.txt");
+        }
+        if self.bot_like_user_agent {
+            v.push("bot-ua");
+        }
+        if self.no_user_agent {
+            v.push("no-ua");
+        }
+        v
+    }
+}
+
+impl std::fmt::Display for RobotReasons {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.names().join("+"))
+    }
+}
+
+/// One robot: a product token seen from one address.
+///
+/// ```
+/// use norobots::Robots;
+/// use norobots_tools::audit::{AuditOptions, Auditor};
+///
+/// let log = "192.0.2.1 - - [10/Oct/2000:13:55:36 +0000] \"GET /robots.txt HTTP/1.0\" 200 10 \"-\" \"FooBot/1.0\"\n\
+///            192.0.2.1 - - [10/Oct/2000:13:55:40 +0000] \"GET /a HTTP/1.0\" 200 10 \"-\" \"FooBot/1.0\"\n";
+/// let report = Auditor::new(&Robots::parse(b""), AuditOptions::default()).audit_reader(log.as_bytes()).unwrap();
+/// let r = &report.robots[0];
+/// assert_eq!((r.token.as_str(), r.address.as_str(), r.requests), ("FooBot", "192.0.2.1", 2));
+/// assert_eq!(r.robots_txt_fetches, 1);
+/// assert_eq!(r.first_robots_txt.unwrap().to_string(), "2000-10-10T13:55:36Z");
+/// assert_eq!((r.peak_per_minute, r.mean_per_minute), (2, 2.0));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct RobotReport {
+    /// The product token of its User-Agent ([`norobots::product_token`]);
+    /// empty when it sent none, or one that does not start with a letter.
+    pub token: String,
+    /// The client address.
+    pub address: String,
+    /// A User-Agent it sent: the first robot-looking one, else the first.
+    pub user_agent: Option<String>,
+    /// Why it counts as a robot.
+    pub reasons: RobotReasons,
+    /// Requests of any kind.
+    pub requests: u64,
+    /// GET and HEAD requests, the ones checked against robots.txt.
+    pub judged_requests: u64,
+    /// Requests with other methods (POST, OPTIONS, unreadable requests…),
+    /// counted but not checked.
+    pub other_methods: u64,
+    /// How many times it fetched `/robots.txt`.
+    pub robots_txt_fetches: u64,
+    /// When it first fetched `/robots.txt`.
+    pub first_robots_txt: Option<Timestamp>,
+    /// Its earliest request.
+    pub first_seen: Timestamp,
+    /// Its latest request.
+    pub last_seen: Timestamp,
+    /// The most requests in one calendar minute.
+    pub peak_per_minute: u64,
+    /// The start of that minute (the earliest, on a tie).
+    pub peak_minute: Timestamp,
+    /// Requests per minute over its active span (last seen minus first
+    /// seen, at least one minute).
+    pub mean_per_minute: f64,
+    /// Requests the robots.txt disallowed for it.
+    pub violations: u64,
+    /// Of those, the ones logged before its first `/robots.txt` fetch (all
+    /// of them if it never fetched it).
+    pub violations_before_robots_txt: u64,
+    /// The first few violations, in log order.
+    pub examples: Vec<Violation>,
+}
+
+/// A request robots.txt disallowed.
+///
+/// ```
+/// use norobots_tools::audit::{Timestamp, Violation};
+///
+/// let v = Violation { line: 7, time: Timestamp(0), method: "GET".into(), target: "/private/x".into(),
+///                     rule: "line 2: Disallow: /private/".into() };
+/// assert_eq!(v.target, "/private/x");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// The log line number (1-based).
+    pub line: u64,
+    /// When it was requested.
+    pub time: Timestamp,
+    /// `GET` or `HEAD`.
+    pub method: String,
+    /// The request target as logged (path and query).
+    pub target: String,
+    /// The rule that disallowed it, as `line N: Disallow: pattern`.
+    pub rule: String,
+}
+
+/// The clients that did not look like robots.
+///
+/// ```
+/// let h = norobots_tools::audit::HumanSummary::default();
+/// assert_eq!((h.clients, h.requests), (0, 0));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HumanSummary {
+    /// Distinct (product token, address) pairs.
+    pub clients: u64,
+    /// Their requests.
+    pub requests: u64,
+    /// Their requests robots.txt would have disallowed for them (browsers
+    /// are not bound by it; a high number may hint at a disguised robot).
+    pub disallowed: u64,
+}
+
+/// A line that could not be read.
+///
+/// ```
+/// use norobots_tools::audit::{LineError, MalformedLine};
+///
+/// let m = MalformedLine { line: 3, error: LineError::NoDate };
+/// assert_eq!(m.error.as_str(), "no [date]");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MalformedLine {
+    /// The line number (1-based).
+    pub line: u64,
+    /// What was wrong.
+    pub error: LineError,
+}
+
+impl AuditReport {
+    /// A human-readable report: totals, a table of robots (worst first),
+    /// the violations of each offender with examples, the human summary and
+    /// the first malformed lines.
+    ///
+    /// ```
+    /// use norobots::Robots;
+    /// use norobots_tools::audit::{AuditOptions, Auditor};
+    ///
+    /// let report = Auditor::new(&Robots::parse(b""), AuditOptions::default()).finish();
+    /// assert!(report.render_text().starts_with("lines: 0"));
+    /// ```
+    pub fn render_text(&self) -> String {
+        let mut out = String::new();
+        self.write_totals(&mut out);
+        self.write_robot_table(&mut out);
+        self.write_violations(&mut out);
+        self.write_malformed(&mut out);
+        out
+    }
+
+    fn write_totals(&self, out: &mut String) {
+        let t = &self.totals;
+        let _ = writeln!(
+            out,
+            "lines: {}  parsed: {}  malformed: {}  robots: {}  human-looking clients: {} ({} requests)",
+            t.lines, t.parsed, t.malformed, t.robots, self.humans.clients, self.humans.requests
+        );
+        let gz = if t.gzip {
+            format!(" (gzip, {} read)", t.input_bytes)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            out,
+            "bytes: {}{gz}  elapsed: {:.3} s  {:.1} MB/s  dialect: {}",
+            t.bytes,
+            t.elapsed.as_secs_f64(),
+            t.mb_per_s(),
+            self.dialect
+        );
+    }
+
+    fn write_robot_table(&self, out: &mut String) {
+        if self.robots.is_empty() {
+            out.push_str("\nno robots found\n");
+            return;
+        }
+        let mut rows = vec![[
+            "violations",
+            "requests",
+            "robots.txt",
+            "peak/min",
+            "mean/min",
+            "first seen",
+            "last seen",
+            "why",
+            "robot",
+            "address",
+        ]
+        .map(String::from)
+        .to_vec()];
+        for r in &self.robots {
+            rows.push(vec![
+                r.violations.to_string(),
+                r.requests.to_string(),
+                r.robots_txt_fetches.to_string(),
+                r.peak_per_minute.to_string(),
+                format!("{:.2}", r.mean_per_minute),
+                r.first_seen.to_string(),
+                r.last_seen.to_string(),
+                r.reasons.to_string(),
+                display_token(&r.token).to_string(),
+                r.address.clone(),
+            ]);
+        }
+        out.push('\n');
+        out.push_str(&table(&rows, 5));
+    }
+
+    fn write_violations(&self, out: &mut String) {
+        for r in self.robots.iter().filter(|r| r.violations > 0) {
+            let _ = writeln!(
+                out,
+                "\n{} {}: {} disallowed of {} GET/HEAD requests, {} before its first robots.txt fetch ({})",
+                display_token(&r.token),
+                r.address,
+                r.violations,
+                r.judged_requests,
+                r.violations_before_robots_txt,
+                r.first_robots_txt
+                    .map_or_else(|| "never fetched".to_string(), |t| format!("at {t}"))
+            );
+            if let Some(ua) = &r.user_agent {
+                let _ = writeln!(out, "  user-agent: {ua}");
+            }
+            for v in &r.examples {
+                let _ = writeln!(
+                    out,
+                    "  line {}  {}  {} {}  ({})",
+                    v.line, v.time, v.method, v.target, v.rule
+                );
+            }
+        }
+    }
+
+    fn write_malformed(&self, out: &mut String) {
+        if self.totals.malformed == 0 {
+            return;
+        }
+        let _ = write!(out, "\nmalformed lines: {}", self.totals.malformed);
+        let firsts: Vec<String> = self
+            .malformed
+            .iter()
+            .map(|m| format!("{} ({})", m.line, m.error))
+            .collect();
+        let _ = writeln!(out, "; first: {}", firsts.join(", "));
+    }
+
+    /// The report as one JSON document: `dialect`, `totals`, `robots` (in
+    /// report order), `humans` and `malformed` (`count` and `first`).
+    /// Times are RFC 3339 strings in UTC.
+    ///
+    /// ```
+    /// use norobots::Robots;
+    /// use norobots_tools::audit::{AuditOptions, Auditor};
+    ///
+    /// let mut auditor = Auditor::new(&Robots::parse(b""), AuditOptions::default());
+    /// auditor.feed_line(b"not a log line", 1);
+    /// let json = auditor.finish().to_json();
+    /// assert_eq!(json["totals"]["malformed"], 1);
+    /// assert_eq!(json["malformed"]["first"][0]["line"], 1);
+    /// assert_eq!(json["dialect"], "rfc9309");
+    /// ```
+    pub fn to_json(&self) -> Value {
+        let t = &self.totals;
+        json!({
+            "dialect": self.dialect.name(),
+            "totals": {
+                "lines": t.lines,
+                "parsed": t.parsed,
+                "malformed": t.malformed,
+                "robots": t.robots,
+                "bytes": t.bytes,
+                "input_bytes": t.input_bytes,
+                "gzip": t.gzip,
+                "elapsed_s": t.elapsed.as_secs_f64(),
+                "mb_per_s": t.mb_per_s(),
+            },
+            "robots": self.robots.iter().map(robot_json).collect::<Vec<_>>(),
+            "humans": {
+                "clients": self.humans.clients,
+                "requests": self.humans.requests,
+                "disallowed": self.humans.disallowed,
+            },
+            "malformed": {
+                "count": t.malformed,
+                "first": self.malformed.iter().map(|m| json!({
+                    "line": m.line,
+                    "error": m.error.as_str(),
+                })).collect::<Vec<_>>(),
+            },
+        })
+    }
+}
+
+fn robot_json(r: &RobotReport) -> Value {
+    json!({
+        "token": r.token,
+        "address": r.address,
+        "user_agent": r.user_agent,
+        "reasons": r.reasons.names(),
+        "requests": r.requests,
+        "judged_requests": r.judged_requests,
+        "other_methods": r.other_methods,
+        "robots_txt_fetches": r.robots_txt_fetches,
+        "first_robots_txt": r.first_robots_txt.map(|t| t.to_string()),
+        "first_seen": r.first_seen.to_string(),
+        "last_seen": r.last_seen.to_string(),
+        "peak_per_minute": r.peak_per_minute,
+        "peak_minute": r.peak_minute.to_string(),
+        "mean_per_minute": r.mean_per_minute,
+        "violations": r.violations,
+        "violations_before_robots_txt": r.violations_before_robots_txt,
+        "examples": r.examples.iter().map(|v| json!({
+            "line": v.line,
+            "time": v.time.to_string(),
+            "method": v.method,
+            "target": v.target,
+            "rule": v.rule,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn display_token(token: &str) -> &str {
+    if token.is_empty() {
+        "-"
+    } else {
+        token
+    }
+}
+
+/// Aligns `rows` in columns two spaces apart; the first `numeric` columns
+/// are right-aligned, the rest left-aligned (the last one not padded).
+fn table(rows: &[Vec<String>], numeric: usize) -> String {
+    let cols = rows.first().map_or(0, Vec::len);
+    let widths: Vec<usize> = (0..cols)
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for row in rows {
+        let mut line = String::new();
+        for (c, cell) in row.iter().enumerate() {
+            if c > 0 {
+                line.push_str("  ");
+            }
+            let pad = widths[c] - cell.chars().count();
+            if c < numeric {
+                line.extend(std::iter::repeat_n(' ', pad));
+                line.push_str(cell);
+            } else {
+                line.push_str(cell);
+                if c + 1 < cols {
+                    line.extend(std::iter::repeat_n(' ', pad));
+                }
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_aligns_numbers_right_and_text_left() {
+        let rows = vec![
+            vec!["n".to_string(), "name".to_string(), "x".to_string()],
+            vec!["100".to_string(), "a".to_string(), "yy".to_string()],
+        ];
+        assert_eq!(table(&rows, 1), "  n  name  x\n100  a     yy\n");
+    }
+
+    #[test]
+    fn reasons_print_joined() {
+        let r = RobotReasons {
+            fetched_robots_txt: true,
+            bot_like_user_agent: true,
+            no_user_agent: true,
+        };
+        assert_eq!(r.to_string(), "robots.txt+bot-ua+no-ua");
+    }
+}

@@ -1,0 +1,188 @@
+//! The linter on the real-world corpus and on hostile input: it never
+//! panics, and its time stays bounded.
+//!
+//! The corpus run prints the ten most frequent finding codes; see them with
+//! `cargo test -p norobots-tools --test lint -- --nocapture`.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use norobots::Dialect;
+use norobots_tools::lint::{lint, Code, LintOptions, Report};
+use proptest::prelude::*;
+
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/robots");
+
+/// Lints, renders both ways, and returns the report with the time taken.
+fn lint_all_ways(body: &[u8], dialect: Dialect) -> (Report, Duration) {
+    let start = Instant::now();
+    let report = lint(body, &LintOptions::new(dialect));
+    let text = report.render_text("robots.txt", body);
+    let json = report.to_json("robots.txt");
+    assert!(text.ends_with('\n'));
+    assert_eq!(
+        json["findings"].as_array().map(Vec::len),
+        Some(report.findings.len())
+    );
+    (report, start.elapsed())
+}
+
+#[test]
+fn corpus_never_panics_and_stays_fast() {
+    let dir = Path::new(CORPUS);
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        assert_ne!(
+            std::env::var("CI").as_deref(),
+            Ok("true"),
+            "the corpus is missing at {CORPUS}"
+        );
+        println!("SKIPPED: no corpus at {CORPUS}");
+        return;
+    };
+    let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    let mut counts: HashMap<Code, usize> = HashMap::new();
+    let (mut files, mut bytes, mut with_errors, mut omitted) = (0usize, 0usize, 0usize, 0usize);
+    let mut slowest = (Duration::ZERO, String::new());
+    let start = Instant::now();
+    for path in &paths {
+        let Ok(body) = std::fs::read(path) else {
+            continue;
+        };
+        let (report, took) = lint_all_ways(&body, Dialect::Rfc9309);
+        files += 1;
+        bytes += body.len();
+        with_errors += usize::from(report.has_errors());
+        omitted += report.omitted;
+        for f in &report.findings {
+            *counts.entry(f.code).or_insert(0) += 1;
+        }
+        if took > slowest.0 {
+            slowest = (took, path.display().to_string());
+        }
+    }
+    let elapsed = start.elapsed();
+    let mut top: Vec<(Code, usize)> = counts.into_iter().collect();
+    top.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    println!(
+        "linted {files} files ({:.1} MB) in {:.2?}; {with_errors} with errors; {omitted} findings over the per-code cap",
+        bytes as f64 / 1e6,
+        elapsed
+    );
+    println!("slowest file: {} in {:.2?}", slowest.1, slowest.0);
+    println!("most frequent findings:");
+    for (code, n) in top.iter().take(10) {
+        println!("{n:>9}  {code}");
+    }
+    assert!(files > 0);
+    // Generous bounds: the debug build takes a fraction of this on 2 cores.
+    assert!(
+        elapsed < Duration::from_secs(120),
+        "corpus took {elapsed:?}"
+    );
+    assert!(slowest.0 < Duration::from_secs(10), "{slowest:?}");
+}
+
+/// Lints in every dialect and checks the time.
+fn bounded(body: &[u8], limit: Duration) {
+    for d in Dialect::ALL {
+        let (_, took) = lint_all_ways(body, d);
+        assert!(took < limit, "{d}: {took:?} for {} octets", body.len());
+    }
+}
+
+#[test]
+fn ten_megabyte_line() {
+    let mut body = b"User-agent: *\nDisallow: /".to_vec();
+    body.extend(std::iter::repeat_n(b'a', 10 << 20));
+    body.extend_from_slice(b"\nAllow: /a\n");
+    bounded(&body, Duration::from_secs(20));
+}
+
+#[test]
+fn ten_megabytes_of_newlines_and_of_agents() {
+    // The core parses every line three times (the chosen dialect, draft1996
+    // and rfc9309): two dialects are enough here.
+    let body = vec![b'\n'; 10 << 20];
+    for d in [Dialect::Draft1996, Dialect::Rfc9309] {
+        let (_, took) = lint_all_ways(&body, d);
+        assert!(took < Duration::from_secs(20), "{d}: {took:?}");
+    }
+    let body = "User-agent: a\n".repeat(200_000);
+    bounded(body.as_bytes(), Duration::from_secs(20));
+}
+
+#[test]
+fn hundred_thousand_rules() {
+    // One group: shadowing and duplicate checks must not be pairwise.
+    let mut body = String::from("User-agent: *\n");
+    for i in 0..100_000 {
+        let kind = if i % 3 == 0 { "Allow" } else { "Disallow" };
+        body.push_str(&format!("{kind}: /d{}/p{}\n", i % 1000, i));
+    }
+    bounded(body.as_bytes(), Duration::from_secs(30));
+    // Many groups, each naming its own robot, some of them twice.
+    let mut body = String::new();
+    for i in 0..50_000 {
+        body.push_str(&format!(
+            "User-agent: bot{}\nDisallow: /x{i}\nAllow: /x{i}/y\n\n",
+            i % 20_000
+        ));
+    }
+    bounded(body.as_bytes(), Duration::from_secs(30));
+}
+
+#[test]
+fn hostile_patterns() {
+    let star = "*".repeat(10_000);
+    let body =
+        format!("User-agent: *\nDisallow: /{star}\nAllow: /a{star}$\nDisallow: /%%%%{star}%zz\n");
+    bounded(body.as_bytes(), Duration::from_secs(10));
+}
+
+/// Octets that make robots.txt-like noise, with every special octet.
+fn noise() -> impl Strategy<Value = Vec<u8>> {
+    let tokens = prop_oneof![
+        Just(b"User-agent:".to_vec()),
+        Just(b"Disallow:".to_vec()),
+        Just(b"Allow:".to_vec()),
+        Just(b"Dissallow".to_vec()),
+        Just(b" /a".to_vec()),
+        Just(b"*".to_vec()),
+        Just(b"$".to_vec()),
+        Just(b"%2F".to_vec()),
+        Just(b"%3c".to_vec()),
+        Just(b"\n".to_vec()),
+        Just(b"\r\n".to_vec()),
+        Just(b"\r".to_vec()),
+        Just(b"#".to_vec()),
+        Just(b"\0".to_vec()),
+        Just(b"\xEF\xBB\xBF".to_vec()),
+        Just(b"\xC3".to_vec()),
+        Just("é".as_bytes().to_vec()),
+        any::<u8>().prop_map(|b| vec![b]),
+    ];
+    prop::collection::vec(tokens, 0..200).prop_map(|parts| parts.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn random_bytes_never_panic(body in prop::collection::vec(any::<u8>(), 0..2000)) {
+        for d in Dialect::ALL {
+            lint_all_ways(&body, d);
+        }
+    }
+
+    #[test]
+    fn robots_like_noise_never_panics(body in noise()) {
+        for d in Dialect::ALL {
+            let (report, _) = lint_all_ways(&body, d);
+            for f in &report.findings {
+                prop_assert!(f.line >= 1 && f.column >= 1);
+            }
+        }
+    }
+}
