@@ -3,10 +3,12 @@
 //! This file only parses arguments, reports errors and picks exit codes;
 //! the work is in [`check`], [`remote`], [`fetch`] and [`parse`].
 
+mod audit;
 mod check;
 mod error;
 mod fetch;
 mod input;
+mod lint;
 mod meta;
 mod parse;
 mod remote;
@@ -127,9 +129,54 @@ enum Command {
     /// policy it gives, its freshness, the agent's groups and the sitemaps.
     #[command(after_help = FETCH_AFTER_HELP)]
     Fetch(FetchArgs),
+    /// Check a robots.txt for mistakes, rules that never decide anything and
+    /// rules whose meaning differs between dialects. Exits 1 on errors.
+    Lint(LintArgs),
+    /// Find the robots in an access log (Common or Combined Log Format, plain
+    /// or gzip) and the requests the robots.txt forbade them, worst first.
+    /// Exits 1 when some robot made a forbidden request.
+    Audit(AuditArgs),
     /// Show what an HTML page tells a robot: META robots, X-Robots-Tag,
     /// rel="nofollow" links (the restrictive term wins).
     Meta(MetaArgs),
+}
+
+#[derive(Debug, Args)]
+struct LintArgs {
+    /// Dialect the file is written for: norobots1994, draft1996, rfc9309 or google.
+    #[arg(long, value_name = "DIALECT", default_value = Dialect::default().name())]
+    dialect: String,
+
+    /// Output format: `text` (rustc style) or `json`.
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json"])]
+    format: String,
+
+    /// Do not report rules whose meaning differs between draft1996 and rfc9309.
+    #[arg(long)]
+    no_divergence: bool,
+
+    /// The robots.txt file, or `-` for stdin.
+    #[arg(value_name = "FILE")]
+    robots: PathBuf,
+}
+
+#[derive(Debug, Args)]
+struct AuditArgs {
+    /// Dialect to read the robots.txt by: norobots1994, draft1996, rfc9309 or google.
+    #[arg(long, value_name = "DIALECT", default_value = Dialect::default().name())]
+    dialect: String,
+
+    /// The robots.txt in force while the log was written.
+    #[arg(long, value_name = "FILE")]
+    robots: PathBuf,
+
+    /// Output format: `text` (a table) or `json`.
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json"])]
+    format: String,
+
+    /// The access log, or `-` for stdin.
+    #[arg(value_name = "LOGFILE")]
+    log: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -336,6 +383,24 @@ fn main() -> ExitCode {
             })
         })()
         .map(|deferred| if deferred { EXIT_DEFERRED } else { EXIT_OK }),
+        Command::Lint(args) => (|| {
+            lint::run(&lint::LintCommand {
+                dialect: parse_dialect(&args.dialect)?,
+                robots: RobotsSource::from_arg(args.robots.clone()),
+                divergence: !args.no_divergence,
+                json: args.format == "json",
+            })
+        })()
+        .map(|errors| if errors { EXIT_DISALLOWED } else { EXIT_OK }),
+        Command::Audit(args) => (|| {
+            audit::run(&audit::AuditCommand {
+                dialect: parse_dialect(&args.dialect)?,
+                robots: RobotsSource::from_arg(args.robots.clone()),
+                log: args.log.clone(),
+                json: args.format == "json",
+            })
+        })()
+        .map(|violated| if violated { EXIT_DISALLOWED } else { EXIT_OK }),
         Command::Meta(args) => meta::run(&meta::MetaCommand {
             page: RobotsSource::from_arg(args.page),
             agent: args.agent,

@@ -1,0 +1,74 @@
+//! `norobots lint`: rustc-style findings, JSON, exit status.
+
+use std::io::Write;
+
+use assert_cmd::Command;
+use tempfile::NamedTempFile;
+
+const BIN: &str = env!("CARGO_BIN_EXE_norobots");
+
+fn file(body: &str) -> NamedTempFile {
+    let mut f = NamedTempFile::new().unwrap();
+    f.write_all(body.as_bytes()).unwrap();
+    f
+}
+
+#[test]
+fn errors_print_rustc_style_and_exit_1() {
+    let f = file("User-agent: *\nDisallow: tmp/\n");
+    let out = Command::new(BIN)
+        .arg("lint")
+        .arg(f.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let name = f.path().display().to_string();
+    assert!(
+        text.starts_with(&format!("{name}:2:11: error[invalid-path]: ")),
+        "{text}"
+    );
+    assert!(text.contains("  = help: write `Disallow: /tmp/`"), "{text}");
+    assert!(
+        text.ends_with(&format!("{name}: 1 error, 0 warnings, 0 infos\n")),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_clean_file_exits_0_and_json_lists_findings() {
+    let f = file("User-agent: *\nDisallow: /private/\n");
+    let out = Command::new(BIN)
+        .args(["lint", "--format", "json"])
+        .arg(f.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["summary"]["errors"], 0);
+    assert_eq!(v["findings"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn divergence_can_be_turned_off() {
+    let body = "User-agent: *\nDisallow: /a /b\n";
+    let with = Command::new(BIN)
+        .args(["lint", "-"])
+        .write_stdin(body)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8(with.stdout)
+        .unwrap()
+        .contains("dialect-divergence"));
+    let without = Command::new(BIN)
+        .args(["lint", "--no-divergence", "-"])
+        .write_stdin(body)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(without.stdout).unwrap();
+    assert!(!text.contains("dialect-divergence"), "{text}");
+    assert!(
+        text.contains("<stdin>:2:14: warning[several-values]"),
+        "{text}"
+    );
+}
