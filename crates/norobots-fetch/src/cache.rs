@@ -639,20 +639,7 @@ impl RobotsCache {
     /// # }
     /// ```
     pub async fn check(&self, url: &str, agent: &str) -> Result<Decision, Error> {
-        let mut buf = KeyBuf::new();
-        let owned;
-        let key = match fast_key(url, &mut buf) {
-            Some(key) => key,
-            None => {
-                owned = Origin::of(url)?;
-                owned.as_str()
-            }
-        };
-        if let Some(decision) = self.hit(key, url, agent) {
-            return Ok(decision);
-        }
-        let entry = self.load_key(key).await;
-        Ok(entry.decide(url, agent))
+        self.answer(url, |entry| entry.decide(url, agent)).await
     }
 
     /// Whether `agent` may fetch `url` now, without naming the rule: the
@@ -671,6 +658,12 @@ impl RobotsCache {
     /// # }
     /// ```
     pub async fn permission(&self, url: &str, agent: &str) -> Result<Permission, Error> {
+        self.answer(url, |entry| entry.permit(url, agent)).await
+    }
+
+    /// `f` applied to the fresh entry of `url`'s origin, from the cache or
+    /// after a fetch.
+    async fn answer<R>(&self, url: &str, f: impl Fn(&Entry) -> R) -> Result<R, Error> {
         let mut buf = KeyBuf::new();
         let owned;
         let key = match fast_key(url, &mut buf) {
@@ -680,15 +673,10 @@ impl RobotsCache {
                 owned.as_str()
             }
         };
-        if let Some(permission) = self.with_fresh(key, |e| e.permit(url, agent)) {
-            return Ok(permission);
+        if let Some(answer) = self.with_fresh(key, &f) {
+            return Ok(answer);
         }
-        Ok(self.load_key(key).await.permit(url, agent))
-    }
-
-    /// The answer for a fresh entry, or `None` when a fetch is needed.
-    fn hit(&self, key: &str, url: &str, agent: &str) -> Option<Decision> {
-        self.with_fresh(key, |e| e.decide(url, agent))
+        Ok(f(&*self.load_key(key).await))
     }
 
     /// Runs `f` on the entry for `key` if it is fresh, under the shard's
