@@ -11,56 +11,17 @@
 //! of this file run one at a time (a mutex) so that their timings do not
 //! disturb each other.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use norobots::{Dialect, ParseOptions, Robots};
 
+#[path = "support/alloc.rs"]
+mod alloc;
+use alloc::measure;
+
 // ---------------------------------------------------------------------------
 // Measuring
-
-struct CountingAlloc;
-
-thread_local! {
-    /// Bytes this thread has allocated and not freed, and the peak of that.
-    static LIVE: Cell<isize> = const { Cell::new(0) };
-    static PEAK: Cell<isize> = const { Cell::new(0) };
-}
-
-fn count(delta: isize) {
-    let _ = LIVE.try_with(|live| {
-        let now = live.get() + delta;
-        live.set(now);
-        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(now)));
-    });
-}
-
-// SAFETY: every call is forwarded to the system allocator unchanged; the
-// counters are plain thread-local cells that never allocate.
-unsafe impl GlobalAlloc for CountingAlloc {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count(layout.size() as isize);
-        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        count(-(layout.size() as isize));
-        // SAFETY: the caller upholds `GlobalAlloc::dealloc`'s contract.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count(new_size as isize - layout.size() as isize);
-        // SAFETY: the caller upholds `GlobalAlloc::realloc`'s contract.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static ALLOC: CountingAlloc = CountingAlloc;
 
 /// The tests of this file run one at a time: they measure time.
 fn serial() -> MutexGuard<'static, ()> {
@@ -68,17 +29,6 @@ fn serial() -> MutexGuard<'static, ()> {
     SERIAL
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// Runs `f`, returning its time and the most memory it held at once.
-fn measure<T>(f: impl FnOnce() -> T) -> (T, Duration, usize) {
-    let start_live = LIVE.with(Cell::get);
-    PEAK.with(|p| p.set(start_live));
-    let start = Instant::now();
-    let out = f();
-    let elapsed = start.elapsed();
-    let peak = PEAK.with(Cell::get) - start_live;
-    (out, elapsed, peak.max(0) as usize)
 }
 
 /// Runs `work` on `make(sizes[0])` and on `make(sizes[1])`, an input about

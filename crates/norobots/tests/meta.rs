@@ -174,71 +174,20 @@ fn header_documented_examples() {
 }
 
 #[cfg(feature = "html")]
+#[path = "support/alloc.rs"]
+mod alloc;
+
+#[cfg(feature = "html")]
 mod html {
-    use std::alloc::{GlobalAlloc, Layout, System};
-    use std::cell::Cell;
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
+
+    use super::alloc::measure;
 
     use norobots::meta::{DocumentState, Link, PageDirectives};
     use proptest::prelude::*;
     use proptest::sample::select;
 
     use super::{config, naive, render_list, term_list, TERMS};
-
-    // -----------------------------------------------------------------------
-    // Measuring memory, as in tests/hostile.rs: a per-thread peak of live
-    // bytes, so that tests running beside the measured one do not count.
-
-    struct CountingAlloc;
-
-    thread_local! {
-        static LIVE: Cell<isize> = const { Cell::new(0) };
-        static PEAK: Cell<isize> = const { Cell::new(0) };
-    }
-
-    fn count(delta: isize) {
-        let _ = LIVE.try_with(|live| {
-            let now = live.get() + delta;
-            live.set(now);
-            let _ = PEAK.try_with(|peak| peak.set(peak.get().max(now)));
-        });
-    }
-
-    // SAFETY: every call is forwarded to the system allocator unchanged; the
-    // counters are plain thread-local cells that never allocate.
-    unsafe impl GlobalAlloc for CountingAlloc {
-        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            count(layout.size() as isize);
-            // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract.
-            unsafe { System.alloc(layout) }
-        }
-
-        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-            count(-(layout.size() as isize));
-            // SAFETY: the caller upholds `GlobalAlloc::dealloc`'s contract.
-            unsafe { System.dealloc(ptr, layout) }
-        }
-
-        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-            count(new_size as isize - layout.size() as isize);
-            // SAFETY: the caller upholds `GlobalAlloc::realloc`'s contract.
-            unsafe { System.realloc(ptr, layout, new_size) }
-        }
-    }
-
-    #[global_allocator]
-    static ALLOC: CountingAlloc = CountingAlloc;
-
-    /// Runs `f`, returning its time and the most memory it held at once.
-    fn measure<T>(f: impl FnOnce() -> T) -> (T, Duration, usize) {
-        let start_live = LIVE.with(Cell::get);
-        PEAK.with(|p| p.set(start_live));
-        let start = Instant::now();
-        let out = f();
-        let elapsed = start.elapsed();
-        let peak = PEAK.with(Cell::get) - start_live;
-        (out, elapsed, peak.max(0) as usize)
-    }
 
     fn page(html: &str) -> PageDirectives {
         PageDirectives::from_html(html.as_bytes(), "TestBot/1.0")
