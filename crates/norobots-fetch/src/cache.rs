@@ -12,7 +12,6 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, OnceLock, RwLock};
 use std::time::{Duration, Instant, SystemTime};
 
-use arc_swap::ArcSwapOption;
 use http::header::{HeaderMap, HeaderValue, IF_MODIFIED_SINCE, IF_NONE_MATCH, USER_AGENT};
 use http_cache_semantics::{AfterResponse, BeforeRequest, CacheOptions, CachePolicy};
 use norobots::{Dialect, Matcher, ParseOptions, Robots, RuleKind};
@@ -146,6 +145,7 @@ impl fmt::Display for Basis {
 #[repr(C)]
 pub struct Entry {
     fresh_until: Instant,
+    kind: Kind,
     first: OnceLock<First>,
     access: Access,
     expires: SystemTime,
@@ -167,14 +167,36 @@ pub struct Entry {
 /// The first agent an entry was asked about, with its name inline when it
 /// is short (as product tokens are), so comparing it costs no pointer
 /// chase.
+#[repr(C)]
 struct First {
     len: usize,
     short: [u8; SHORT_AGENT],
-    long: Box<str>,
     matcher: Matcher,
+    long: Box<str>,
 }
 
-const SHORT_AGENT: usize = 48;
+/// Room for a product token in the entry's first cache line.
+const SHORT_AGENT: usize = 32;
+
+/// What [`Access`] an entry has, in one octet beside its freshness.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Rules,
+    AllowAll,
+    DisallowAll,
+    Defer,
+}
+
+impl Kind {
+    fn of(access: &Access) -> Kind {
+        match access {
+            Access::Rules => Kind::Rules,
+            Access::AllowAll(_) => Kind::AllowAll,
+            Access::DisallowAll(_) => Kind::DisallowAll,
+            Access::Defer(_) => Kind::Defer,
+        }
+    }
+}
 
 impl First {
     fn new(agent: &str, matcher: Matcher) -> First {
@@ -201,6 +223,32 @@ impl First {
             } else {
                 *self.long == *agent
             }
+    }
+}
+
+fn decide_by(matcher: &Matcher, url: &str) -> Decision {
+    let v = matcher.check(url);
+    let basis = match v.rule {
+        Some(r) => Basis::Rule {
+            line: r.line,
+            kind: r.kind,
+            pattern: r.pattern.into(),
+        },
+        None => Basis::NoRule,
+    };
+    if v.allowed {
+        Decision::Allow(basis)
+    } else {
+        Decision::Disallow(basis)
+    }
+}
+
+#[inline]
+fn permit_by(matcher: &Matcher, url: &str) -> Permission {
+    if matcher.is_allowed(url) {
+        Permission::Allowed
+    } else {
+        Permission::Disallowed
     }
 }
 
@@ -422,38 +470,17 @@ impl Entry {
 
     #[inline]
     fn permit(&self, url: &str, agent: &str) -> Permission {
-        match &self.access {
-            Access::Rules => {
-                if self.with_matcher(agent, |m| m.is_allowed(url)) {
-                    Permission::Allowed
-                } else {
-                    Permission::Disallowed
-                }
-            }
-            Access::AllowAll(_) => Permission::Allowed,
-            Access::DisallowAll(_) => Permission::Disallowed,
-            Access::Defer(_) => Permission::Deferred(self.expires),
+        match self.kind {
+            Kind::Rules => self.with_matcher(agent, |m| permit_by(m, url)),
+            Kind::AllowAll => Permission::Allowed,
+            Kind::DisallowAll => Permission::Disallowed,
+            Kind::Defer => Permission::Deferred(self.expires),
         }
     }
 
     fn decide(&self, url: &str, agent: &str) -> Decision {
         match &self.access {
-            Access::Rules => self.with_matcher(agent, |m| {
-                let v = m.check(url);
-                let basis = match v.rule {
-                    Some(r) => Basis::Rule {
-                        line: r.line,
-                        kind: r.kind,
-                        pattern: r.pattern.into(),
-                    },
-                    None => Basis::NoRule,
-                };
-                if v.allowed {
-                    Decision::Allow(basis)
-                } else {
-                    Decision::Disallow(basis)
-                }
-            }),
+            Access::Rules => self.with_matcher(agent, |m| decide_by(m, url)),
             Access::AllowAll(o) => Decision::Allow(Basis::Fetch(o.clone())),
             Access::DisallowAll(o) => Decision::Disallow(Basis::Fetch(o.clone())),
             Access::Defer(o) => Decision::Defer {
@@ -536,9 +563,10 @@ type Hasher = foldhash::fast::RandomState;
 type Map = HashMap<Box<str>, Slot, Hasher>;
 
 /// Kept inline in the map, so a hit reads the entry pointer from the bucket
-/// it found rather than from one more allocation.
+/// it found rather than from one more allocation. The entry is replaced
+/// under the shard's write lock, which only a finished fetch takes.
 struct Slot {
-    entry: ArcSwapOption<Entry>,
+    entry: Option<Arc<Entry>>,
     /// Held while the origin is fetched: the checks that miss meanwhile
     /// wait here and then find the new entry, so one fetch serves them all.
     loading: Arc<tokio::sync::Mutex<()>>,
@@ -687,8 +715,7 @@ impl RobotsCache {
         let shard = inner.shard(key);
         let map = shard.map.read().unwrap_or_else(|e| e.into_inner());
         let slot = map.get(key)?;
-        let guard = slot.entry.load();
-        let entry = guard.as_ref()?;
+        let entry = slot.entry.as_deref()?;
         let now = Instant::now();
         if now >= entry.fresh_until {
             return None;
@@ -728,7 +755,7 @@ impl RobotsCache {
         let origin = Origin::of(url)?;
         let shard = self.inner.shard(origin.as_str());
         let map = shard.map.read().unwrap_or_else(|e| e.into_inner());
-        Ok(map.get(origin.as_str()).and_then(|s| s.entry.load_full()))
+        Ok(map.get(origin.as_str()).and_then(|s| s.entry.clone()))
     }
 
     /// Stores a robots.txt answer as if it had just been fetched: a copy
@@ -873,47 +900,47 @@ impl Inner {
     fn slot(&self, key: &str) -> (Arc<tokio::sync::Mutex<()>>, Option<Arc<Entry>>) {
         let shard = self.shard(key);
         if let Some(slot) = shard.map.read().unwrap_or_else(|e| e.into_inner()).get(key) {
-            return (Arc::clone(&slot.loading), slot.entry.load_full());
+            return (Arc::clone(&slot.loading), slot.entry.clone());
         }
         let mut map = shard.map.write().unwrap_or_else(|e| e.into_inner());
         let slot = self.make_slot(&mut map, key);
-        (Arc::clone(&slot.loading), slot.entry.load_full())
+        (Arc::clone(&slot.loading), slot.entry.clone())
     }
 
     /// The slot of `key` in a write-locked shard, made if missing; makes
     /// room first when the shard is full.
-    fn make_slot<'m>(&self, map: &'m mut Map, key: &str) -> &'m Slot {
+    fn make_slot<'m>(&self, map: &'m mut Map, key: &str) -> &'m mut Slot {
         if !map.contains_key(key) {
             if map.len() >= self.shard_cap {
                 self.evict(map);
             }
             let slot = Slot {
-                entry: ArcSwapOption::empty(),
+                entry: None,
                 loading: Arc::new(tokio::sync::Mutex::new(())),
                 last_used: AtomicU32::new(self.tick(Instant::now())),
             };
             map.insert(key.into(), slot);
         }
-        &map[key]
+        map.get_mut(key).expect("the slot was just made")
     }
 
     /// The entry of `key`, fresh or not.
     fn current(&self, key: &str) -> Option<Arc<Entry>> {
         let shard = self.shard(key);
         let map = shard.map.read().unwrap_or_else(|e| e.into_inner());
-        map.get(key).and_then(|slot| slot.entry.load_full())
+        map.get(key).and_then(|slot| slot.entry.clone())
     }
 
     /// Makes `entry` the entry of `key` (again, if the slot was evicted
     /// while its fetch ran).
     fn store(&self, key: &str, entry: Arc<Entry>) {
         let shard = self.shard(key);
-        if let Some(slot) = shard.map.read().unwrap_or_else(|e| e.into_inner()).get(key) {
-            slot.entry.store(Some(entry));
-            return;
-        }
         let mut map = shard.map.write().unwrap_or_else(|e| e.into_inner());
-        self.make_slot(&mut map, key).entry.store(Some(entry));
+        let slot = self.make_slot(&mut map, key);
+        // Dropped after the lock: freeing an entry can take a while.
+        let old = slot.entry.replace(entry);
+        drop(map);
+        drop(old);
     }
 
     /// Drops the least recently used eighth of a full shard, so eviction
@@ -998,6 +1025,7 @@ impl Inner {
             fetch: kept,
             robots: good.robots.clone(),
             access: good.access.clone(),
+            kind: good.kind,
             html: good.html,
             ttl,
             fresh_until: Instant::now() + ttl,
@@ -1048,6 +1076,7 @@ impl Inner {
                     fetch: good.fetch.clone(),
                     robots: good.robots.clone(),
                     access: good.access.clone(),
+                    kind: good.kind,
                     html: good.html,
                     ttl: wait,
                     fresh_until: Instant::now() + wait,
@@ -1074,6 +1103,7 @@ impl Inner {
             return Entry {
                 origin,
                 robots: Robots::parse_with(b"", &ParseOptions::new(config.dialect)),
+                kind: Kind::of(&access),
                 access,
                 html: false,
                 ttl: wait,
@@ -1115,6 +1145,7 @@ impl Inner {
             origin,
             fetch,
             robots,
+            kind: Kind::of(&access),
             access,
             html,
             ttl,
