@@ -27,16 +27,6 @@ pub(crate) fn is_token_byte(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b == b'-'
 }
 
-/// The leading token of a robots.txt `User-agent` value, as the reference
-/// library cuts it.
-pub(crate) fn value_token(value: &[u8]) -> &[u8] {
-    let end = value
-        .iter()
-        .position(|&b| !is_token_byte(b))
-        .unwrap_or(value.len());
-    &value[..end]
-}
-
 /// The robot's name without version, as the 1994 and 1996 texts ask robots
 /// to match it: everything up to the first `/` or white space.
 pub(crate) fn legacy_name(agent: &str) -> &str {
@@ -81,7 +71,14 @@ pub(crate) fn names(dialect: Dialect, value: &[u8], name: &str) -> bool {
             !name.is_empty() && contains_ignore_case(value, name.as_bytes())
         }
         Dialect::Rfc9309 | Dialect::Google => {
-            value_token(value).eq_ignore_ascii_case(name.as_bytes())
+            // The same as comparing `value_token(value)` with `name`, but a
+            // file with thousands of agents mostly fails on the first octets
+            // or the length, without cutting every token out first.
+            let name = name.as_bytes();
+            value.len() >= name.len()
+                && value.get(name.len()).is_none_or(|&b| !is_token_byte(b))
+                && value[..name.len()].eq_ignore_ascii_case(name)
+                && name.iter().all(|&b| is_token_byte(b))
         }
     }
 }
@@ -127,6 +124,37 @@ mod tests {
         assert!(names(Dialect::Rfc9309, b"FooBot/2.1", "foobot"));
         assert!(!names(Dialect::Rfc9309, b"superfoobot", "foobot"));
         assert!(names(Dialect::Google, b"Foo Bar", "foo"));
+    }
+
+    /// The leading token of a `User-agent` value, as the reference library
+    /// cuts it: what `names` compares, spelled out.
+    fn value_token(value: &[u8]) -> &[u8] {
+        let end = value
+            .iter()
+            .position(|&b| !is_token_byte(b))
+            .unwrap_or(value.len());
+        &value[..end]
+    }
+
+    // The fast comparison in `names` must agree with cutting the token out
+    // and comparing it, for every pairing of these awkward values and names.
+    #[test]
+    fn token_comparison_agrees_with_cutting_the_token() {
+        let values: [&[u8]; 12] = [
+            b"", b"foo", b"FOO", b"foobot", b"foo-bar", b"foo/1", b"foo bar", b"Foo_", b"f",
+            b"9foo", b"foo\xff", b"-",
+        ];
+        let names_: [&str; 9] = [
+            "", "foo", "FoO", "foobot", "foo-bar", "foo/1", "foo bar", "f", "-",
+        ];
+        for d in [Dialect::Rfc9309, Dialect::Google] {
+            for v in values {
+                for n in names_ {
+                    let want = value_token(v).eq_ignore_ascii_case(n.as_bytes());
+                    assert_eq!(names(d, v, n), want, "{d:?} {v:?} {n:?}");
+                }
+            }
+        }
     }
 
     #[test]

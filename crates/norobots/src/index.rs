@@ -8,39 +8,18 @@
 //! so its cost follows the URL. Rules whose segments are all shorter than
 //! four octets cannot be filed and are always tried.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use crate::pattern::{ByteSet, Glob};
-
-/// A multiplicative hash for the `u32` grams: the keys are not chosen to
-/// collide on purpose by anyone who gains from it (a file can only slow its
-/// own matcher's build), so SipHash's protection buys nothing here.
-#[derive(Default)]
-struct GramHasher(u64);
-
-impl Hasher for GramHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517C_C1B7_2722_0A95);
-        }
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.0 = u64::from(n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
 
 /// The index of one node's tails.
 #[derive(Clone, Debug)]
 pub(crate) struct TailIndex {
-    /// One bit per hash of a gram that some rule is filed under (65,536
-    /// bits), so that most of the path's grams are rejected with one load.
+    /// One bit per hash of a gram that some rule is filed under, so that
+    /// most of the path's grams are rejected with one load. Sized to the
+    /// rules (about 16 bits per filed gram) so that a node's map stays in
+    /// the cache: a check probes it once per octet of the path.
     present: Box<[u64]>,
+    /// `32 - log2(bits in present)`: a hash keeps its top bits.
+    shift: u32,
     /// `(gram, tail)` pairs sorted by gram; `tail` counts from the node's
     /// first tail.
     filed: Vec<(u32, u32)>,
@@ -61,11 +40,21 @@ fn grams(seg: &[u8]) -> impl Iterator<Item = u32> + '_ {
         .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
 }
 
-/// The gram's bit in `present`: a multiplicative hash folded to 16 bits.
-fn bit(gram: u32) -> (usize, u64) {
-    let h = gram.wrapping_mul(0x9E37_79B1) >> 16;
+/// The gram's bit in a map of `2^(32 - shift)` bits: the top bits of a
+/// multiplicative hash.
+#[inline]
+fn bit(gram: u32, shift: u32) -> (usize, u64) {
+    let h = gram.wrapping_mul(0x9E37_79B1) >> shift;
     ((h >> 6) as usize, 1 << (h & 63))
 }
+
+/// Smallest and largest tables of shared-gram counters.
+const COUNT_MIN_LOG2: u32 = 8;
+const COUNT_MAX_LOG2: u32 = 16;
+
+/// Smallest and largest maps: one cache line, and 65,536 bits.
+const MIN_BITS_LOG2: u32 = 9;
+const MAX_BITS_LOG2: u32 = 16;
 
 impl TailIndex {
     /// Files each glob under its least shared gram.
@@ -75,14 +64,37 @@ impl TailIndex {
                 .iter()
                 .map(|&(a, b)| &arena[a as usize..b as usize])
         };
-        let mut shared: HashMap<u32, u32, BuildHasherDefault<GramHasher>> = HashMap::default();
+        // How many rules share each gram, estimated: counters indexed by a
+        // hash, so colliding grams add up. Only the choice of gram depends on
+        // it (any gram of a rule files it correctly), and a flat table costs a
+        // fraction of a hash map when a node's rules hold thousands of grams.
+        let total: usize = globs
+            .clone()
+            .flat_map(segments)
+            .map(|s| s.len().saturating_sub(3))
+            .sum();
+        let count_log2 = total
+            .next_power_of_two()
+            .trailing_zeros()
+            .clamp(COUNT_MIN_LOG2, COUNT_MAX_LOG2);
+        let count_shift = 32 - count_log2;
+        let mut shared = vec![0u16; 1 << count_log2];
+        let slot = |gram: u32| (gram.wrapping_mul(0x9E37_79B1) >> count_shift) as usize;
         for g in globs.clone() {
             for gram in segments(g).flat_map(grams) {
-                *shared.entry(gram).or_default() += 1;
+                let c = &mut shared[slot(gram)];
+                *c = c.saturating_add(1);
             }
         }
+        let n_globs = globs.clone().count();
+        let bits_log2 = (n_globs.max(1) * 16)
+            .next_power_of_two()
+            .trailing_zeros()
+            .clamp(MIN_BITS_LOG2, MAX_BITS_LOG2);
+        let shift = 32 - bits_log2;
         let mut index = TailIndex {
-            present: vec![0u64; 1024].into_boxed_slice(),
+            present: vec![0u64; 1 << (bits_log2 - 6)].into_boxed_slice(),
+            shift,
             filed: Vec::new(),
             unfiled: Vec::new(),
             common: globs
@@ -94,10 +106,10 @@ impl TailIndex {
         for (i, g) in globs.enumerate() {
             let rarest = segments(g)
                 .flat_map(grams)
-                .min_by_key(|gram| shared.get(gram).copied().unwrap_or(0));
+                .min_by_key(|&gram| shared[slot(gram)]);
             match rarest {
                 Some(gram) => {
-                    let (word, mask) = bit(gram);
+                    let (word, mask) = bit(gram, shift);
                     index.present[word] |= mask;
                     index.filed.push((gram, i as u32));
                 }
@@ -115,7 +127,7 @@ impl TailIndex {
         self.unfiled.iter().for_each(|&t| f(t));
         for w in rest.windows(4) {
             let gram = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-            let (word, mask) = bit(gram);
+            let (word, mask) = bit(gram, self.shift);
             if self.present[word] & mask == 0 {
                 continue;
             }
@@ -160,5 +172,26 @@ mod tests {
         found.dedup();
         assert!(found.contains(&0) && found.contains(&2));
         assert!(!found.contains(&3));
+    }
+
+    // Thousands of rules fill the shared-gram counters with collisions; the
+    // count only steers which gram a rule is filed under, so every rule must
+    // still come up for a path that holds its segments.
+    #[test]
+    fn every_rule_is_a_candidate_for_its_own_path_in_a_crowded_index() {
+        let mut arena = Vec::new();
+        let globs: Vec<Glob> = (0..3_000)
+            .map(|i| glob(&mut arena, &[&format!("?sort={i}&"), "id="]))
+            .collect();
+        let index = TailIndex::build(&arena, globs.iter());
+        assert!(index.unfiled.is_empty());
+        for i in (0..3_000).step_by(7) {
+            let path = format!("/list?sort={i}&id=9");
+            let mut found = Vec::new();
+            index.for_each_candidate(path.as_bytes(), |t| found.push(t));
+            assert!(found.contains(&(i as u32)), "rule {i} not a candidate");
+            // Filed under a rare gram, not under `?sor` that all share.
+            assert!(found.len() < 50, "{} candidates for rule {i}", found.len());
+        }
     }
 }

@@ -290,7 +290,6 @@ impl Matcher {
 
     fn add_rule(&mut self, build: &mut Build, pattern: &[u8], kind: RuleKind, order: u32) {
         let rank = self.rank(pattern.len(), kind, order);
-        let start = self.arena.len() as u32;
         let (body, anchored) = match pattern.split_last() {
             Some((b'$', rest)) if !self.dialect.is_legacy() => (rest, true),
             _ => (pattern, false),
@@ -301,6 +300,7 @@ impl Matcher {
             memchr(b'*', body)
         };
         let literal = &body[..star.unwrap_or(body.len())];
+        let start = self.arena.len() as u32;
         self.arena.extend_from_slice(literal);
         let key = (start, self.arena.len() as u32);
         let mut head = [0u8; 8];
@@ -350,6 +350,15 @@ impl Matcher {
             a.head.cmp(&b.head).then_with(|| key(a).cmp(key(b)))
         });
         let key_at = |i: usize| key(&entries[i]);
+        // The octet at `depth` of a key longer than that; the first eight
+        // are in the entry itself, which saves a trip to the arena.
+        let byte_at = |i: usize, depth: usize| {
+            if depth < 8 {
+                (entries[i].head >> (56 - 8 * depth)) as u8
+            } else {
+                key_at(i)[depth]
+            }
+        };
         self.nodes.reserve(entries.len() * 2 + 1);
         self.child_bytes.reserve(entries.len() * 2);
         self.child_nodes.reserve(entries.len() * 2);
@@ -388,21 +397,34 @@ impl Matcher {
             self.nodes[node].tails = (t0, self.tails.len() as u32);
             let c0 = self.child_bytes.len() as u32;
             while i < hi {
-                let byte = key_at(i)[depth];
-                // Keys are sorted, so the group is found by bisection: a
-                // scan would make `/a`, `/aa`, `/aaa`, ... quadratic.
-                let (mut a, mut b) = (i + 1, hi);
+                let byte = byte_at(i, depth);
+                // Keys are sorted, so the group ends where the octet changes.
+                // Galloping, then bisecting: most groups are a few entries
+                // long, and a scan would make `/a`, `/aa`, `/aaa`, ...
+                // quadratic.
+                let (mut a, mut step) = (i + 1, 1);
+                while a < hi && byte_at(a, depth) == byte {
+                    a += step;
+                    step *= 2;
+                }
+                let (mut a, mut b) = (a - step / 2, a.min(hi));
                 while a < b {
                     let mid = a + (b - a) / 2;
-                    if key_at(mid)[depth] == byte {
+                    if byte_at(mid, depth) == byte {
                         a = mid + 1;
                     } else {
                         b = mid;
                     }
                 }
                 let j = a;
-                let (first, last) = (key_at(i), key_at(j - 1));
-                let lcp = depth + common_prefix(&first[depth..], &last[depth..]);
+                // A lone key is its own leaf; comparing it with itself would
+                // only read the arena for nothing.
+                let lcp = if j == i + 1 {
+                    (entries[i].key.1 - entries[i].key.0) as usize
+                } else {
+                    let (first, last) = (key_at(i), key_at(j - 1));
+                    depth + common_prefix(&first[depth..], &last[depth..])
+                };
                 let start = entries[i].key.0 + depth as u32;
                 let child = self.nodes.len();
                 self.nodes.push(Node {
