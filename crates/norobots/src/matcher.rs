@@ -19,10 +19,10 @@ use memchr::memchr;
 use crate::agent;
 use crate::index::{TailIndex, MIN_TAILS};
 use crate::pattern::{
-    escape_google_pattern, needs_normalizing, normalize, path_of, pattern_needs_rewrite, ByteSet,
-    Glob,
+    escape_google_pattern, needs_normalizing, normalize, path_of, path_start,
+    pattern_needs_rewrite, ByteSet, Glob,
 };
-use crate::scan::common_prefix;
+use crate::scan::{common_prefix, find_any_or_high};
 use crate::{Dialect, Robots, RuleKind};
 
 /// The compiled rules of one robot.
@@ -618,6 +618,28 @@ impl Matcher {
 
     /// The deciding rule's rank for `url`, 0 when none decides.
     fn rank_of_url(&self, url: &str) -> u64 {
+        // Most URLs have a path that needs no rewriting and no fragment: one
+        // pass over the path finds the fragment together with anything that
+        // needs rewriting, and such a path is matched where it lies.
+        let bytes = url.as_bytes();
+        let Some(p) = path_start(bytes) else {
+            return self.decide(b"/");
+        };
+        let rest = &bytes[p..];
+        if rest[0] == b'/' {
+            let stop = match self.dialect {
+                Dialect::Rfc9309 => find_any_or_high::<2, true>(rest, *b"#%"),
+                Dialect::Draft1996 => find_any_or_high::<2, false>(rest, *b"#%"),
+                Dialect::Norobots1994 | Dialect::Google => {
+                    find_any_or_high::<1, false>(rest, *b"#")
+                }
+            };
+            match stop {
+                None => return self.decide(rest),
+                Some(i) if rest[i] == b'#' => return self.decide(&rest[..i]),
+                Some(_) => {}
+            }
+        }
         let (path, slash) = path_of(url);
         if !slash && !needs_normalizing(self.dialect, path) {
             return self.decide(path);
@@ -811,6 +833,35 @@ mod tests {
         for d in [Dialect::Norobots1994, Dialect::Draft1996] {
             assert!(allowed(d, body, "bot", "/x/y.gif"));
             assert!(!allowed(d, body, "bot", "/a*b/c"));
+        }
+    }
+
+    // A fragment is never part of what is matched, whether the octets that
+    // need rewriting come before it, after it, or not at all.
+    #[test]
+    fn fragment_is_cut_before_or_after_escapes() {
+        let body = "User-agent: *\nDisallow: /abc$\nDisallow: /caf%C3%A9$\nAllow: /x/*$\n";
+        let cases = [
+            ("https://h/abc#frag", "/abc"),
+            ("https://h/abc#%41", "/abc"),
+            ("https://h/a%62c#x", "/a%62c"),
+            ("https://h/caf\u{e9}#f", "/caf\u{e9}"),
+            ("https://h/caf%C3%A9#%20", "/caf%C3%A9"),
+            ("https://h/x/y#z", "/x/y"),
+            ("https://h/abcd#", "/abcd"),
+            ("https://h#abc", "/"),
+        ];
+        for d in [
+            Dialect::Norobots1994,
+            Dialect::Draft1996,
+            Dialect::Rfc9309,
+            Dialect::Google,
+        ] {
+            let robots = Robots::parse_with(body.as_bytes(), &ParseOptions::new(d));
+            let m = robots.matcher("bot");
+            for (url, path) in cases {
+                assert_eq!(m.check(url), m.check(path), "{d:?} {url}");
+            }
         }
     }
 

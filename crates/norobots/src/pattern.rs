@@ -15,6 +15,21 @@ use crate::Dialect;
 /// a bare path too.
 pub(crate) fn path_of(url: &str) -> (&[u8], bool) {
     let url = url.as_bytes();
+    match path_start(url) {
+        None => (b"/", false),
+        Some(p) => {
+            let end = find_any(&url[p..], [b'#']).map_or(url.len(), |h| p + h);
+            let path = &url[p..end];
+            (path, path[0] != b'/')
+        }
+    }
+}
+
+/// Where the path of `url` starts (at its `/`, or at a `?` or `;` that
+/// comes first), as [`path_of`] reads it; `None` when the URL has no path
+/// or a fragment comes first, so that the path is `/`.
+#[inline]
+pub(crate) fn path_start(url: &[u8]) -> Option<usize> {
     let search_start = if url.starts_with(b"//") { 2 } else { 0 };
     let find_path = |from: usize| find_any(&url[from..], *b"/?;#").map(|i| from + i);
     // The reference looks for `://` and ignores it when a `/`, `?` or `;`
@@ -27,16 +42,8 @@ pub(crate) fn path_of(url: &str) -> (&[u8], bool) {
         }
         _ => early,
     };
-    match path_start {
-        // No path, or a fragment before it: the path is `/`.
-        None => (b"/", false),
-        Some(p) if url[p] == b'#' => (b"/", false),
-        Some(p) => {
-            let end = find_any(&url[p..], [b'#']).map_or(url.len(), |h| p + h);
-            let path = &url[p..end];
-            (path, path[0] != b'/')
-        }
-    }
+    // No path, or a fragment before it: the path is `/`.
+    path_start.filter(|&p| url[p] != b'#')
 }
 
 /// Whether [`normalize`] would change `bytes` in `dialect`.

@@ -32,6 +32,36 @@ pub(crate) fn find_any<const N: usize>(bytes: &[u8], needles: [u8; N]) -> Option
         .map(|i| at + i)
 }
 
+/// The first octet of `bytes` that is one of `NEEDLES` or, when `HIGH`,
+/// non-ASCII. As [`find_any`], eight octets per step.
+#[inline]
+pub(crate) fn find_any_or_high<const N: usize, const HIGH: bool>(
+    bytes: &[u8],
+    needles: [u8; N],
+) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let zero_in = |x: u64| x.wrapping_sub(LO) & !x & HI;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let w = u64::from_le_bytes(chunk.try_into().expect("eight octets"));
+        let high = if HIGH { w & HI } else { 0 };
+        let hits = needles
+            .iter()
+            .fold(high, |acc, &n| acc | zero_in(w ^ (LO * u64::from(n))));
+        if hits != 0 {
+            return Some(at + hits.trailing_zeros() as usize / 8);
+        }
+        at += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| (HIGH && b >= 0x80) || needles.contains(&b))
+        .map(|i| at + i)
+}
+
 /// Whether `bytes` holds a `%` or a non-ASCII octet: the octets that make
 /// a path or pattern need rewriting. Eight octets per step.
 pub(crate) fn has_percent_or_non_ascii(bytes: &[u8]) -> bool {
@@ -91,6 +121,28 @@ mod tests {
         assert_eq!(common_prefix(b"abcdefgh", b"abcdefgh"), 8);
         assert_eq!(common_prefix(b"abcXefghij", b"abcdefghij"), 3);
         assert_eq!(common_prefix(b"abcdefghijklmnop", b"abcdefghijklmnopq"), 16);
+    }
+
+    #[test]
+    fn first_needle_or_high_octet_is_found_in_words_and_tail() {
+        let cases: [(&[u8], Option<usize>, Option<usize>); 7] = [
+            (b"", None, None),
+            (b"/plain/path?q=1", None, None),
+            (b"/plain/path?q=1#f", Some(15), Some(15)),
+            (b"/caf\xc3\xa9#x", Some(6), Some(4)),
+            (b"/a%2Fb/c/d#", Some(2), Some(2)),
+            (b"/abcdefghijk\x80", None, Some(12)),
+            // `#` is 0x23 and `%` 0x25: their neighbours must not count.
+            (b"$$$$\"\"\"\"$\"$\"$", None, None),
+        ];
+        for (s, want_needles, want_high) in cases {
+            assert_eq!(
+                find_any_or_high::<2, false>(s, *b"#%"),
+                want_needles,
+                "{s:?}"
+            );
+            assert_eq!(find_any_or_high::<2, true>(s, *b"#%"), want_high, "{s:?}");
+        }
     }
 
     #[test]
