@@ -90,6 +90,59 @@ async fn cached(cache: &RobotsCache, urls: &[(String, String)]) -> usize {
     n
 }
 
+/// The three things measured: the floor and the cache's two checks.
+#[derive(Clone, Copy)]
+enum Side {
+    Baseline,
+    Permission,
+    Check,
+}
+
+const SIDES: [(Side, &str, &str); 3] = [
+    (Side::Baseline, "baseline", "map+is_allowed"),
+    (Side::Permission, "cache", "permission"),
+    (Side::Check, "cache", "check"),
+];
+
+/// One pass over the URLs on the current-thread runtime `rt`.
+fn on_one_thread(s: &Setup, rt: &tokio::runtime::Runtime, side: Side) -> usize {
+    match side {
+        Side::Baseline => baseline(&s.matchers, &s.urls),
+        Side::Permission => rt.block_on(permitted(&s.cache, &s.urls)),
+        Side::Check => rt.block_on(cached(&s.cache, &s.urls)),
+    }
+}
+
+/// `iters` passes over the URLs as `TASKS` tasks on `rt`; the time of the
+/// checks alone.
+fn as_tasks(
+    s: &Setup,
+    rt: &tokio::runtime::Runtime,
+    iters: u64,
+    chunk: usize,
+    side: Side,
+) -> Duration {
+    let matchers = Arc::clone(&s.matchers);
+    let cache = s.cache.clone();
+    run_tasks(
+        rt,
+        iters,
+        chunk,
+        &s.urls,
+        move |urls: &[(String, String)]| {
+            let (matchers, cache) = (Arc::clone(&matchers), cache.clone());
+            let urls = urls.to_vec();
+            async move {
+                match side {
+                    Side::Baseline => baseline(&matchers, &urls),
+                    Side::Permission => permitted(&cache, &urls).await,
+                    Side::Check => cached(&cache, &urls).await,
+                }
+            }
+        },
+    )
+}
+
 fn bench(c: &mut Criterion) {
     let s = setup();
     let n = s.urls.len();
@@ -100,22 +153,18 @@ fn bench(c: &mut Criterion) {
         .unwrap();
     // Same answers, or the comparison means nothing.
     assert_eq!(
-        baseline(&s.matchers, &s.urls),
-        one.block_on(cached(&s.cache, &s.urls))
+        on_one_thread(&s, &one, Side::Baseline),
+        on_one_thread(&s, &one, Side::Check)
     );
 
     let mut group = c.benchmark_group("cache_one_thread");
     group.throughput(Throughput::Elements(n as u64));
     group.sample_size(20);
-    group.bench_function(BenchmarkId::new("baseline", "map+is_allowed"), |b| {
-        b.iter(|| baseline(&s.matchers, &s.urls))
-    });
-    group.bench_function(BenchmarkId::new("cache", "permission"), |b| {
-        b.iter(|| one.block_on(permitted(&s.cache, &s.urls)))
-    });
-    group.bench_function(BenchmarkId::new("cache", "check"), |b| {
-        b.iter(|| one.block_on(cached(&s.cache, &s.urls)))
-    });
+    for (side, name, what) in SIDES {
+        group.bench_function(BenchmarkId::new(name, what), |b| {
+            b.iter(|| on_one_thread(&s, &one, side))
+        });
+    }
     group.finish();
 
     let many = tokio::runtime::Builder::new_multi_thread()
@@ -126,42 +175,11 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("cache_8_tasks");
     group.throughput(Throughput::Elements(n as u64));
     group.sample_size(20);
-    group.bench_function(BenchmarkId::new("baseline", "map+is_allowed"), |b| {
-        b.iter_custom(|iters| {
-            run_tasks(&many, iters, chunk, &s.urls, {
-                let matchers = Arc::clone(&s.matchers);
-                move |urls: &[(String, String)]| {
-                    let matchers = Arc::clone(&matchers);
-                    let urls = urls.to_vec();
-                    async move { baseline(&matchers, &urls) }
-                }
-            })
-        })
-    });
-    group.bench_function(BenchmarkId::new("cache", "permission"), |b| {
-        b.iter_custom(|iters| {
-            run_tasks(&many, iters, chunk, &s.urls, {
-                let cache = s.cache.clone();
-                move |urls: &[(String, String)]| {
-                    let cache = cache.clone();
-                    let urls = urls.to_vec();
-                    async move { permitted(&cache, &urls).await }
-                }
-            })
-        })
-    });
-    group.bench_function(BenchmarkId::new("cache", "check"), |b| {
-        b.iter_custom(|iters| {
-            run_tasks(&many, iters, chunk, &s.urls, {
-                let cache = s.cache.clone();
-                move |urls: &[(String, String)]| {
-                    let cache = cache.clone();
-                    let urls = urls.to_vec();
-                    async move { cached(&cache, &urls).await }
-                }
-            })
-        })
-    });
+    for (side, name, what) in SIDES {
+        group.bench_function(BenchmarkId::new(name, what), |b| {
+            b.iter_custom(|iters| as_tasks(&s, &many, iters, chunk, side))
+        });
+    }
     group.finish();
 
     paired(&s, &one, &many, chunk);
@@ -177,68 +195,23 @@ fn bench(c: &mut Criterion) {
 /// alike: the figure the 2x goal is about. Printed as median and quartiles.
 fn paired(s: &Setup, one: &tokio::runtime::Runtime, many: &tokio::runtime::Runtime, chunk: usize) {
     const ROUNDS: usize = 41;
-    let time = |f: &mut dyn FnMut()| {
+    let time_one = |side| {
         let start = Instant::now();
-        f();
+        std::hint::black_box(on_one_thread(s, one, side));
         start.elapsed().as_secs_f64()
     };
+    let time_many = |side| as_tasks(s, many, 1, chunk, side).as_secs_f64();
     let mut one_permission = Vec::new();
     let mut one_check = Vec::new();
     let mut many_permission = Vec::new();
     let mut many_check = Vec::new();
     for _ in 0..ROUNDS {
-        let base = time(&mut || {
-            std::hint::black_box(baseline(&s.matchers, &s.urls));
-        });
-        let p = time(&mut || {
-            std::hint::black_box(one.block_on(permitted(&s.cache, &s.urls)));
-        });
-        let c = time(&mut || {
-            std::hint::black_box(one.block_on(cached(&s.cache, &s.urls)));
-        });
-        one_permission.push(p / base);
-        one_check.push(c / base);
-        let matchers = Arc::clone(&s.matchers);
-        let base = run_tasks(
-            many,
-            1,
-            chunk,
-            &s.urls,
-            move |urls: &[(String, String)]| {
-                let matchers = Arc::clone(&matchers);
-                let urls = urls.to_vec();
-                async move { baseline(&matchers, &urls) }
-            },
-        )
-        .as_secs_f64();
-        let cache = s.cache.clone();
-        let p = run_tasks(
-            many,
-            1,
-            chunk,
-            &s.urls,
-            move |urls: &[(String, String)]| {
-                let cache = cache.clone();
-                let urls = urls.to_vec();
-                async move { permitted(&cache, &urls).await }
-            },
-        )
-        .as_secs_f64();
-        let cache = s.cache.clone();
-        let c = run_tasks(
-            many,
-            1,
-            chunk,
-            &s.urls,
-            move |urls: &[(String, String)]| {
-                let cache = cache.clone();
-                let urls = urls.to_vec();
-                async move { cached(&cache, &urls).await }
-            },
-        )
-        .as_secs_f64();
-        many_permission.push(p / base);
-        many_check.push(c / base);
+        let base = time_one(Side::Baseline);
+        one_permission.push(time_one(Side::Permission) / base);
+        one_check.push(time_one(Side::Check) / base);
+        let base = time_many(Side::Baseline);
+        many_permission.push(time_many(Side::Permission) / base);
+        many_check.push(time_many(Side::Check) / base);
     }
     let show = |name: &str, mut v: Vec<f64>| {
         v.sort_by(f64::total_cmp);

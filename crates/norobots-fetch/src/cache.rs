@@ -470,6 +470,8 @@ impl Entry {
 
     #[inline]
     fn permit(&self, url: &str, agent: &str) -> Permission {
+        // `kind` copies what `access` says, to keep the hit in one cache line.
+        debug_assert!(self.kind == Kind::of(&self.access));
         match self.kind {
             Kind::Rules => self.with_matcher(agent, |m| permit_by(m, url)),
             Kind::AllowAll => Permission::Allowed,

@@ -40,12 +40,23 @@ fn grams(seg: &[u8]) -> impl Iterator<Item = u32> + '_ {
         .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
 }
 
-/// The gram's bit in a map of `2^(32 - shift)` bits: the top bits of a
-/// multiplicative hash.
+/// The top `32 - shift` bits of a multiplicative hash of `gram`: a slot in
+/// a table of `2^(32 - shift)` entries.
+#[inline]
+fn hash(gram: u32, shift: u32) -> usize {
+    (gram.wrapping_mul(0x9E37_79B1) >> shift) as usize
+}
+
+/// The gram's bit in a map of `2^(32 - shift)` bits.
 #[inline]
 fn bit(gram: u32, shift: u32) -> (usize, u64) {
-    let h = gram.wrapping_mul(0x9E37_79B1) >> shift;
-    ((h >> 6) as usize, 1 << (h & 63))
+    let h = hash(gram, shift);
+    (h >> 6, 1 << (h & 63))
+}
+
+/// `log2` of a table for `n` entries: the next power of two, within bounds.
+fn size_log2(n: usize, min: u32, max: u32) -> u32 {
+    n.next_power_of_two().trailing_zeros().clamp(min, max)
 }
 
 /// Smallest and largest tables of shared-gram counters.
@@ -73,13 +84,9 @@ impl TailIndex {
             .flat_map(segments)
             .map(|s| s.len().saturating_sub(3))
             .sum();
-        let count_log2 = total
-            .next_power_of_two()
-            .trailing_zeros()
-            .clamp(COUNT_MIN_LOG2, COUNT_MAX_LOG2);
-        let count_shift = 32 - count_log2;
+        let count_log2 = size_log2(total, COUNT_MIN_LOG2, COUNT_MAX_LOG2);
         let mut shared = vec![0u16; 1 << count_log2];
-        let slot = |gram: u32| (gram.wrapping_mul(0x9E37_79B1) >> count_shift) as usize;
+        let slot = |gram: u32| hash(gram, 32 - count_log2);
         for g in globs.clone() {
             for gram in segments(g).flat_map(grams) {
                 let c = &mut shared[slot(gram)];
@@ -87,10 +94,7 @@ impl TailIndex {
             }
         }
         let n_globs = globs.clone().count();
-        let bits_log2 = (n_globs.max(1) * 16)
-            .next_power_of_two()
-            .trailing_zeros()
-            .clamp(MIN_BITS_LOG2, MAX_BITS_LOG2);
+        let bits_log2 = size_log2(n_globs * 16, MIN_BITS_LOG2, MAX_BITS_LOG2);
         let shift = 32 - bits_log2;
         let mut index = TailIndex {
             present: vec![0u64; 1 << (bits_log2 - 6)].into_boxed_slice(),

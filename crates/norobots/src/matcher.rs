@@ -19,10 +19,9 @@ use memchr::memchr;
 use crate::agent;
 use crate::index::{TailIndex, MIN_TAILS};
 use crate::pattern::{
-    escape_google_pattern, needs_normalizing, normalize, path_of, path_start,
-    pattern_needs_rewrite, ByteSet, Glob,
+    escape_google_pattern, normalize, path_of, pattern_needs_rewrite, ByteSet, Glob,
 };
-use crate::scan::{common_prefix, find_any_or_high};
+use crate::scan::common_prefix;
 use crate::{Dialect, Robots, RuleKind};
 
 /// The compiled rules of one robot.
@@ -618,42 +617,17 @@ impl Matcher {
 
     /// The deciding rule's rank for `url`, 0 when none decides.
     fn rank_of_url(&self, url: &str) -> u64 {
-        // Most URLs have a path that needs no rewriting and no fragment: one
-        // pass over the path finds the fragment together with anything that
-        // needs rewriting, and such a path is matched where it lies.
-        let bytes = url.as_bytes();
-        let Some(p) = path_start(bytes) else {
-            return self.decide(b"/");
-        };
-        let rest = &bytes[p..];
-        if rest[0] == b'/' {
-            let stop = match self.dialect {
-                Dialect::Rfc9309 => find_any_or_high::<2, true>(rest, *b"#%"),
-                Dialect::Draft1996 => find_any_or_high::<2, false>(rest, *b"#%"),
-                Dialect::Norobots1994 | Dialect::Google => {
-                    find_any_or_high::<1, false>(rest, *b"#")
-                }
-            };
-            match stop {
-                None => return self.decide(rest),
-                Some(i) if rest[i] == b'#' => return self.decide(&rest[..i]),
-                Some(_) => {}
-            }
-        }
-        let (path, slash) = path_of(url);
-        if !slash && !needs_normalizing(self.dialect, path) {
-            return self.decide(path);
+        let path = path_of(self.dialect, url);
+        if !path.slash && !path.rewrite {
+            return self.decide(path.bytes);
         }
         let rank_path = |buf: &mut Vec<u8>| {
             buf.clear();
-            if slash {
+            if path.slash {
                 buf.push(b'/');
             }
-            if needs_normalizing(self.dialect, path) {
-                normalize(self.dialect, path, buf);
-            } else {
-                buf.extend_from_slice(path);
-            }
+            // Copies the octets as they are when nothing needs rewriting.
+            normalize(self.dialect, path.bytes, buf);
         };
         SCRATCH.with(|cell| match cell.try_borrow_mut() {
             Ok(mut buf) => {

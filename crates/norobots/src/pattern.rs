@@ -3,25 +3,56 @@
 
 use memchr::{memchr, memmem};
 
-use crate::scan::{find_any, has_percent_or_non_ascii};
+use crate::scan::{find_any, find_any_or_high, has_percent_or_non_ascii};
 use crate::Dialect;
 
 /// The part of a URL that rules match: path, `;params` and `?query`, without
-/// the fragment, `/` when empty. Returns the octets and whether a `/` must be
-/// put in front (a URL like `http://h?q` has a query but no path).
+/// the fragment, `/` when empty.
 ///
 /// This is the reference library's reading of a URL (`GetPathParamsQuery`),
 /// done without allocating because it runs on every check; a caller may pass
 /// a bare path too.
-pub(crate) fn path_of(url: &str) -> (&[u8], bool) {
+pub(crate) struct UrlPath<'u> {
+    /// The octets, a slice of the URL.
+    pub bytes: &'u [u8],
+    /// Whether a `/` must be put in front (a URL like `http://h?q` has a
+    /// query but no path).
+    pub slash: bool,
+    /// Whether [`normalize`] would change the octets in the dialect asked.
+    pub rewrite: bool,
+}
+
+/// Reads `url` as [`UrlPath`] says, for `dialect`.
+pub(crate) fn path_of(dialect: Dialect, url: &str) -> UrlPath<'_> {
     let url = url.as_bytes();
-    match path_start(url) {
-        None => (b"/", false),
-        Some(p) => {
-            let end = find_any(&url[p..], [b'#']).map_or(url.len(), |h| p + h);
-            let path = &url[p..end];
-            (path, path[0] != b'/')
-        }
+    let Some(p) = path_start(url) else {
+        return UrlPath {
+            bytes: b"/",
+            slash: false,
+            rewrite: false,
+        };
+    };
+    let rest = &url[p..];
+    // One pass finds the fragment together with the first octet that makes
+    // the path need rewriting (the octets `needs_normalizing` looks for):
+    // most paths have neither, and are then scanned only once.
+    let stop = match dialect {
+        Dialect::Rfc9309 => find_any_or_high::<2, true>(rest, *b"#%"),
+        Dialect::Draft1996 => find_any(rest, *b"#%"),
+        Dialect::Norobots1994 | Dialect::Google => find_any(rest, [b'#']),
+    };
+    let (end, rewrite) = match stop {
+        None => (rest.len(), false),
+        Some(i) if rest[i] == b'#' => (i, false),
+        Some(i) => (
+            find_any(&rest[i..], [b'#']).map_or(rest.len(), |h| i + h),
+            true,
+        ),
+    };
+    UrlPath {
+        bytes: &rest[..end],
+        slash: rest[0] != b'/',
+        rewrite,
     }
 }
 
@@ -29,7 +60,7 @@ pub(crate) fn path_of(url: &str) -> (&[u8], bool) {
 /// comes first), as [`path_of`] reads it; `None` when the URL has no path
 /// or a fragment comes first, so that the path is `/`.
 #[inline]
-pub(crate) fn path_start(url: &[u8]) -> Option<usize> {
+fn path_start(url: &[u8]) -> Option<usize> {
     let search_start = if url.starts_with(b"//") { 2 } else { 0 };
     let find_path = |from: usize| find_any(&url[from..], *b"/?;#").map(|i| from + i);
     // The reference looks for `://` and ignores it when a `/`, `?` or `;`
@@ -301,11 +332,11 @@ mod tests {
     }
 
     fn path(url: &str) -> String {
-        let (p, slash) = path_of(url);
+        let p = path_of(Dialect::Google, url);
         format!(
             "{}{}",
-            if slash { "/" } else { "" },
-            std::str::from_utf8(p).unwrap()
+            if p.slash { "/" } else { "" },
+            std::str::from_utf8(p.bytes).unwrap()
         )
     }
 

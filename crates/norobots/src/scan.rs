@@ -4,36 +4,18 @@
 
 /// The first octet of `bytes` that is one of `NEEDLES`.
 ///
-/// Tests eight octets per step with the "has a zero byte" trick on `u64`
-/// words; `memchr` takes over for the long stretches that need no needle
-/// but one or two (see its callers).
+/// `memchr` takes over for the long stretches that need no needle but one
+/// or two (see its callers).
 #[inline]
 pub(crate) fn find_any<const N: usize>(bytes: &[u8], needles: [u8; N]) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let zero_in = |x: u64| x.wrapping_sub(LO) & !x & HI;
-    let mut chunks = bytes.chunks_exact(8);
-    let mut at = 0;
-    for chunk in &mut chunks {
-        let w = u64::from_le_bytes(chunk.try_into().expect("eight octets"));
-        let hits = needles
-            .iter()
-            .fold(0, |acc, &n| acc | zero_in(w ^ (LO * u64::from(n))));
-        if hits != 0 {
-            // The lowest flagged byte is exact; only higher ones can be false.
-            return Some(at + hits.trailing_zeros() as usize / 8);
-        }
-        at += 8;
-    }
-    chunks
-        .remainder()
-        .iter()
-        .position(|b| needles.contains(b))
-        .map(|i| at + i)
+    find_any_or_high::<N, false>(bytes, needles)
 }
 
 /// The first octet of `bytes` that is one of `NEEDLES` or, when `HIGH`,
-/// non-ASCII. As [`find_any`], eight octets per step.
+/// non-ASCII.
+///
+/// Tests eight octets per step with the "has a zero byte" trick on `u64`
+/// words (and their top bits for non-ASCII).
 #[inline]
 pub(crate) fn find_any_or_high<const N: usize, const HIGH: bool>(
     bytes: &[u8],
@@ -51,6 +33,7 @@ pub(crate) fn find_any_or_high<const N: usize, const HIGH: bool>(
             .iter()
             .fold(high, |acc, &n| acc | zero_in(w ^ (LO * u64::from(n))));
         if hits != 0 {
+            // The lowest flagged byte is exact; only higher ones can be false.
             return Some(at + hits.trailing_zeros() as usize / 8);
         }
         at += 8;
@@ -63,19 +46,9 @@ pub(crate) fn find_any_or_high<const N: usize, const HIGH: bool>(
 }
 
 /// Whether `bytes` holds a `%` or a non-ASCII octet: the octets that make
-/// a path or pattern need rewriting. Eight octets per step.
+/// a path or pattern need rewriting.
 pub(crate) fn has_percent_or_non_ascii(bytes: &[u8]) -> bool {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let w = u64::from_le_bytes(chunk.try_into().expect("eight octets"));
-        let x = w ^ (LO * u64::from(b'%'));
-        if (w | (x.wrapping_sub(LO) & !x)) & HI != 0 {
-            return true;
-        }
-    }
-    chunks.remainder().iter().any(|&b| b == b'%' || b >= 0x80)
+    find_any_or_high::<1, true>(bytes, [b'%']).is_some()
 }
 
 /// The length of the longest common prefix of `a` and `b`, eight octets
