@@ -58,11 +58,16 @@ pub struct Matcher {
     dialect: Dialect,
     /// Literal octets: trie edge labels and glob segments.
     arena: Vec<u8>,
+    /// The trie, children of a node side by side: a node's children are
+    /// `nodes[first_child..][..n_children]`, so no table of child ids is
+    /// needed between a node and its children.
     nodes: Vec<Node>,
-    /// The first octet of each node's children, contiguous and sorted per
-    /// parent, so a lookup is a short scan or a bisection.
-    child_bytes: Vec<u8>,
-    child_nodes: Vec<u32>,
+    /// The first octet of each node's label, by node id: a node's children
+    /// have theirs side by side and sorted, so finding the child to descend
+    /// to is a short scan or a bisection of one cache line.
+    first_octets: Vec<u8>,
+    /// What rules end at a node, for the nodes where some do.
+    ends: Vec<Ends>,
     tails: Vec<Tail>,
     indexes: Vec<TailIndex>,
     rules: Vec<RuleInfo>,
@@ -75,10 +80,29 @@ pub struct Matcher {
     matched_group: bool,
 }
 
+/// What a check reads at every level of the trie, in 32 octets (two nodes
+/// to a cache line). The label's first eight octets sit in the node, so
+/// that most labels are compared without a trip to the arena, and what ends
+/// at the node lies in `Matcher::ends`, since most inner nodes end nothing.
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
-    label: (u32, u32),
-    children: (u32, u32),
+    /// The label's first eight octets, little-endian, zero-padded.
+    head: u64,
+    /// The label: a span of the arena.
+    label: u32,
+    label_len: u32,
+    first_child: u32,
+    /// At most 256: one child per first octet.
+    n_children: u32,
+    /// Into `Matcher::ends`, or `NO_ENDS`.
+    ends: u32,
+}
+
+const NO_ENDS: u32 = u32::MAX;
+
+/// The rules that end at one node.
+#[derive(Clone, Copy, Debug, Default)]
+struct Ends {
     prefix_rank: u64,
     exact_rank: u64,
     tails: (u32, u32),
@@ -191,8 +215,8 @@ impl Matcher {
             dialect,
             arena: Vec::new(),
             nodes: Vec::new(),
-            child_bytes: Vec::new(),
-            child_nodes: Vec::new(),
+            first_octets: Vec::new(),
+            ends: Vec::new(),
             tails: Vec::new(),
             indexes: Vec::new(),
             rules: Vec::new(),
@@ -359,25 +383,28 @@ impl Matcher {
             }
         };
         self.nodes.reserve(entries.len() * 2 + 1);
-        self.child_bytes.reserve(entries.len() * 2);
-        self.child_nodes.reserve(entries.len() * 2);
+        self.first_octets.reserve(entries.len() * 2 + 1);
         self.tails.reserve(globs.len());
         self.nodes.push(Node {
-            index: NO_INDEX,
+            ends: NO_ENDS,
             ..Node::default()
         });
+        self.first_octets.push(0);
         // (node, first entry, end entry, depth)
         let mut work = vec![(0usize, 0usize, entries.len(), 0usize)];
         let mut tails: Vec<Tail> = Vec::new();
         while let Some((node, lo, hi, depth)) = work.pop() {
             let mut i = lo;
+            let mut ends = Ends {
+                index: NO_INDEX,
+                ..Ends::default()
+            };
             tails.clear();
             while i < hi && key_at(i).len() == depth {
                 let e = &entries[i];
-                let n = &mut self.nodes[node];
                 match e.what {
-                    What::Prefix => n.prefix_rank = n.prefix_rank.max(e.rank),
-                    What::Exact => n.exact_rank = n.exact_rank.max(e.rank),
+                    What::Prefix => ends.prefix_rank = ends.prefix_rank.max(e.rank),
+                    What::Exact => ends.exact_rank = ends.exact_rank.max(e.rank),
                     What::Tail(g) => tails.push(Tail {
                         rank: e.rank,
                         glob: std::mem::take(&mut globs[g as usize]),
@@ -385,16 +412,20 @@ impl Matcher {
                 }
                 i += 1;
             }
-            tails.sort_unstable_by_key(|t| std::cmp::Reverse(t.rank));
-            let t0 = self.tails.len() as u32;
-            if tails.len() >= MIN_TAILS {
-                self.nodes[node].index = self.indexes.len() as u32;
-                self.indexes
-                    .push(TailIndex::build(&arena, tails.iter().map(|t| &t.glob)));
+            if i > lo {
+                tails.sort_unstable_by_key(|t| std::cmp::Reverse(t.rank));
+                let t0 = self.tails.len() as u32;
+                if tails.len() >= MIN_TAILS {
+                    ends.index = self.indexes.len() as u32;
+                    self.indexes
+                        .push(TailIndex::build(&arena, tails.iter().map(|t| &t.glob)));
+                }
+                self.tails.append(&mut tails);
+                ends.tails = (t0, self.tails.len() as u32);
+                self.nodes[node].ends = self.ends.len() as u32;
+                self.ends.push(ends);
             }
-            self.tails.append(&mut tails);
-            self.nodes[node].tails = (t0, self.tails.len() as u32);
-            let c0 = self.child_bytes.len() as u32;
+            let first_child = self.nodes.len() as u32;
             while i < hi {
                 let byte = byte_at(i, depth);
                 // Keys are sorted, so the group ends where the octet changes.
@@ -424,21 +455,49 @@ impl Matcher {
                     let (first, last) = (key_at(i), key_at(j - 1));
                     depth + common_prefix(&first[depth..], &last[depth..])
                 };
-                let start = entries[i].key.0 + depth as u32;
+                let start = entries[i].key.0 as usize + depth;
+                let label = &arena[start..start + (lcp - depth)];
                 let child = self.nodes.len();
                 self.nodes.push(Node {
-                    label: (start, start + (lcp - depth) as u32),
-                    index: NO_INDEX,
+                    head: head_of(label),
+                    label: start as u32,
+                    label_len: label.len() as u32,
+                    ends: NO_ENDS,
                     ..Node::default()
                 });
-                self.child_bytes.push(byte);
-                self.child_nodes.push(child as u32);
+                self.first_octets.push(byte);
                 work.push((child, i, j, lcp));
                 i = j;
             }
-            self.nodes[node].children = (c0, self.child_bytes.len() as u32);
+            let n_children = self.nodes.len() as u32 - first_child;
+            let n = &mut self.nodes[node];
+            n.first_child = first_child;
+            n.n_children = n_children;
         }
         self.arena = arena;
+    }
+
+    /// Whether the label of `node` starts `rest`. The label's first octet
+    /// is known to match (it chose the child).
+    #[inline]
+    fn label_matches(&self, node: &Node, rest: &[u8]) -> bool {
+        let len = node.label_len as usize;
+        if rest.len() < len {
+            return false;
+        }
+        let n = len.min(8);
+        let head_ok = match rest.first_chunk::<8>() {
+            Some(word) => {
+                let mask = if n == 8 { u64::MAX } else { (1 << (8 * n)) - 1 };
+                (u64::from_le_bytes(*word) ^ node.head) & mask == 0
+            }
+            None => rest[..n] == node.head.to_le_bytes()[..n],
+        };
+        head_ok
+            && (len <= 8 || {
+                let a = node.label as usize;
+                rest[8..len] == self.arena[a + 8..a + len]
+            })
     }
 
     /// The best rank among the rules that match `path`, 0 if none does.
@@ -453,39 +512,40 @@ impl Matcher {
         let mut n_visited = 0;
         let mut seen = None;
         let mut best = 0;
-        let mut id = 0usize;
+        let mut node = &self.nodes[0];
         let mut pos = 0;
         loop {
-            let node = &self.nodes[id];
-            best = best.max(node.prefix_rank);
-            if pos == path.len() {
-                best = best.max(node.exact_rank);
-            }
-            if node.tails.0 != node.tails.1 {
-                if n_visited < DEPTH {
-                    visited[n_visited] = (id as u32, pos as u32);
-                    n_visited += 1;
-                } else {
-                    best = self.try_tails(node, path, pos, &mut seen, best);
+            if node.ends != NO_ENDS {
+                let ends = &self.ends[node.ends as usize];
+                best = best.max(ends.prefix_rank);
+                if pos == path.len() {
+                    best = best.max(ends.exact_rank);
+                }
+                if ends.tails.0 != ends.tails.1 {
+                    if n_visited < DEPTH {
+                        visited[n_visited] = (node.ends, pos as u32);
+                        n_visited += 1;
+                    } else {
+                        best = self.try_tails(ends, path, pos, &mut seen, best);
+                    }
                 }
             }
             let Some(&byte) = path.get(pos) else { break };
-            let (c0, c1) = (node.children.0 as usize, node.children.1 as usize);
-            let Some(i) = find_byte(byte, &self.child_bytes[c0..c1]) else {
+            let first = node.first_child as usize;
+            let octets = &self.first_octets[first..first + node.n_children as usize];
+            let Some(i) = find_byte(byte, octets) else {
                 break;
             };
-            let child_id = self.child_nodes[c0 + i] as usize;
-            let child = &self.nodes[child_id];
-            let label = &self.arena[child.label.0 as usize..child.label.1 as usize];
-            if path.len() - pos < label.len() || common_prefix(&path[pos..], label) != label.len() {
+            let child = &self.nodes[first + i];
+            if !self.label_matches(child, &path[pos..]) {
                 break;
             }
-            pos += label.len();
-            id = child_id;
+            pos += child.label_len as usize;
+            node = child;
         }
-        for &(id, pos) in visited[..n_visited].iter().rev() {
+        for &(ends, pos) in visited[..n_visited].iter().rev() {
             best = self.try_tails(
-                &self.nodes[id as usize],
+                &self.ends[ends as usize],
                 path,
                 pos as usize,
                 &mut seen,
@@ -499,7 +559,7 @@ impl Matcher {
     #[inline]
     fn try_tails(
         &self,
-        node: &Node,
+        node: &Ends,
         path: &[u8],
         pos: usize,
         seen: &mut Option<ByteSet>,
@@ -708,6 +768,14 @@ impl fmt::Display for Verdict<'_> {
             None => f.write_str(" (no rule)"),
         }
     }
+}
+
+/// The first eight octets of a label, little-endian, zero-padded.
+fn head_of(label: &[u8]) -> u64 {
+    let mut head = [0u8; 8];
+    let n = label.len().min(8);
+    head[..n].copy_from_slice(&label[..n]);
+    u64::from_le_bytes(head)
 }
 
 /// A node's child by first octet: most nodes have a few children, where a
