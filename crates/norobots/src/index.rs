@@ -2,13 +2,21 @@
 //! have many of them (`Disallow: /*?sessionid=`, `/*?sort=`, … by the
 //! hundred).
 //!
-//! Each rule is filed under one four-octet string (a gram) that any path it
-//! matches must contain: the gram of its segments that the fewest other
-//! rules share. A check then looks up the grams of the path, not the rules,
-//! so its cost follows the URL. Rules whose segments are all shorter than
-//! four octets cannot be filed and are always tried.
+//! Each rule is filed under four-octet strings (grams) of one of its
+//! segments, which any path it matches must contain. A check then looks up
+//! the grams of the path, not the rules, so its cost follows the URL. Rules
+//! whose segments are all shorter than four octets cannot be filed and are
+//! always tried.
+//!
+//! A check need not look up every gram of the path. When every filed rule
+//! has a segment of at least `3 + s` octets, the rule is filed under `s`
+//! consecutive grams of it, and wherever that segment lies in a path, one
+//! of those grams starts at a multiple of `s`: the check looks up only the
+//! grams there, `s` times fewer.
 
-use crate::pattern::{ByteSet, Glob};
+use memchr::memchr;
+
+use crate::pattern::Glob;
 
 /// The index of one node's tails.
 #[derive(Clone, Debug)]
@@ -25,10 +33,13 @@ pub(crate) struct TailIndex {
     filed: Vec<(u32, u32)>,
     /// Tails that could not be filed, in the node's (rank) order.
     unfiled: Vec<u32>,
-    /// The octets every tail needs (`?` and `=` for a node of `/*?key=`
-    /// rules): a path without one of them cannot match any, and is not
-    /// scanned at all.
-    pub common: ByteSet,
+    /// Look up the path's grams at multiples of this (see the module
+    /// comment).
+    step: usize,
+    /// Up to two octets that every tail needs, other than letters, digits
+    /// and `/` (`?` and `=` for a node of `/*?key=` rules): a path without
+    /// one of them cannot match any tail, and its grams are not looked up.
+    required: [Option<u8>; 2],
 }
 
 /// Nodes with fewer tails than this are searched rule by rule, which is
@@ -58,6 +69,14 @@ fn bit(gram: u32, shift: u32) -> (usize, u64) {
 fn size_log2(n: usize, min: u32, max: u32) -> u32 {
     n.next_power_of_two().trailing_zeros().clamp(min, max)
 }
+
+/// The largest step: each rule is filed `step` times, so beyond this the
+/// filed list grows more than the probes shrink.
+const MAX_STEP: usize = 4;
+
+/// At most this many rules, and one in sixteen, may spill out of the index
+/// (see `build`) for the sake of a larger step.
+const MAX_SPILLED: usize = 4;
 
 /// Smallest and largest tables of shared-gram counters.
 const COUNT_MIN_LOG2: u32 = 8;
@@ -93,31 +112,83 @@ impl TailIndex {
                 *c = c.saturating_add(1);
             }
         }
+        // The run of `step` consecutive grams, within one segment of `g`,
+        // whose most shared gram the fewest other rules share: (that count,
+        // segment, first gram).
+        let mut counts: Vec<u32> = Vec::new();
+        let mut best_run = |g: &'g Glob, step: usize| -> Option<(u32, usize, usize)> {
+            let mut best: Option<(u32, usize, usize)> = None;
+            for (si, seg) in segments(g).enumerate() {
+                if seg.len() < 3 + step {
+                    continue;
+                }
+                counts.clear();
+                counts.extend(grams(seg).map(|gram| u32::from(shared[slot(gram)])));
+                for (at, run) in counts.windows(step).enumerate() {
+                    let cost = run.iter().copied().max().unwrap_or(0);
+                    if best.is_none_or(|(c, _, _)| cost < c) {
+                        best = Some((cost, si, at));
+                    }
+                }
+            }
+            best
+        };
+        // Where a rule is filed at a step: `None` when it cannot be filed
+        // at all (no segment of four octets), `Some(None)` when it spills
+        // (is always tried) because it has no run of that length or only
+        // runs much more shared than its rarest gram.
+        let mut place = |g: &'g Glob, step: usize| -> Option<Option<(u32, usize, usize)>> {
+            let rarest = best_run(g, 1)?;
+            if step == 1 {
+                return Some(Some(rarest));
+            }
+            Some(best_run(g, step).filter(|&(c, _, _)| c <= (2 * rarest.0).max(8)))
+        };
         let n_globs = globs.clone().count();
-        let bits_log2 = size_log2(n_globs * 16, MIN_BITS_LOG2, MAX_BITS_LOG2);
+        let may_spill = MAX_SPILLED.min(n_globs / 16);
+        let step = (2..=MAX_STEP)
+            .rev()
+            .find(|&step| {
+                let spilled = globs.clone().filter(|g| place(g, step) == Some(None));
+                spilled.count() <= may_spill
+            })
+            .unwrap_or(1);
+        let filing: Vec<Option<(u32, usize, usize)>> =
+            globs.clone().map(|g| place(g, step).flatten()).collect();
+        let n_globs = globs.clone().count();
+        let bits_log2 = size_log2(n_globs * step * 16, MIN_BITS_LOG2, MAX_BITS_LOG2);
         let shift = 32 - bits_log2;
         let mut index = TailIndex {
             present: vec![0u64; 1 << (bits_log2 - 6)].into_boxed_slice(),
             shift,
-            filed: Vec::new(),
+            filed: Vec::with_capacity(n_globs * step),
             unfiled: Vec::new(),
-            common: globs
-                .clone()
-                .map(|g| g.needs)
-                .reduce(|a, b| a.intersection(&b))
-                .unwrap_or_default(),
+            step,
+            required: [None; 2],
         };
-        for (i, g) in globs.enumerate() {
-            let rarest = segments(g)
-                .flat_map(grams)
-                .min_by_key(|&gram| shared[slot(gram)]);
-            match rarest {
-                Some(gram) => {
-                    let (word, mask) = bit(gram, shift);
-                    index.present[word] |= mask;
-                    index.filed.push((gram, i as u32));
-                }
-                None => index.unfiled.push(i as u32),
+        let common = globs
+            .clone()
+            .map(|g| g.needs)
+            .reduce(|a, b| a.intersection(&b))
+            .unwrap_or_default();
+        let mut marks =
+            (0..=255u8).filter(|&b| !b.is_ascii_alphanumeric() && b != b'/' && common.contains(b));
+        index.required = [marks.next(), marks.next()];
+        let mut window: Vec<u32> = Vec::with_capacity(step);
+        for (i, (g, run)) in globs.zip(filing).enumerate() {
+            let Some((_, si, at)) = run else {
+                index.unfiled.push(i as u32);
+                continue;
+            };
+            let seg = segments(g).nth(si).unwrap_or_default();
+            window.clear();
+            window.extend(grams(seg).skip(at).take(step));
+            window.sort_unstable();
+            window.dedup();
+            for &gram in &window {
+                let (word, mask) = bit(gram, shift);
+                index.present[word] |= mask;
+                index.filed.push((gram, i as u32));
             }
         }
         index.filed.sort_unstable();
@@ -125,11 +196,19 @@ impl TailIndex {
     }
 
     /// Calls `f` with every tail that may match `rest` (each at least once;
-    /// some more than once when the path repeats a gram).
+    /// some more than once, when the path holds several of its grams).
     #[inline]
     pub fn for_each_candidate(&self, rest: &[u8], mut f: impl FnMut(u32)) {
+        if !self
+            .required
+            .iter()
+            .flatten()
+            .all(|&b| memchr(b, rest).is_some())
+        {
+            return;
+        }
         self.unfiled.iter().for_each(|&t| f(t));
-        for w in rest.windows(4) {
+        for w in rest.windows(4).step_by(self.step) {
             let gram = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
             let (word, mask) = bit(gram, self.shift);
             if self.present[word] & mask == 0 {
@@ -197,5 +276,49 @@ mod tests {
             // Filed under a rare gram, not under `?sor` that all share.
             assert!(found.len() < 50, "{} candidates for rule {i}", found.len());
         }
+    }
+
+    // With long segments the check probes every fourth gram of the path;
+    // a rule's segment must be found wherever it starts, at every offset
+    // modulo the step.
+    #[test]
+    fn a_stepped_index_finds_a_segment_at_every_offset() {
+        let mut arena = Vec::new();
+        let globs: Vec<Glob> = (0..64)
+            .map(|i: u32| {
+                glob(
+                    &mut arena,
+                    &[&format!("p{:08x}", i.wrapping_mul(0x9E37_79B1))],
+                )
+            })
+            .collect();
+        let index = TailIndex::build(&arena, globs.iter());
+        assert_eq!(index.step, MAX_STEP);
+        assert!(index.unfiled.is_empty());
+        for i in 0..64u32 {
+            for pad in 0..2 * MAX_STEP {
+                let path = format!(
+                    "/{}/p{:08x}/x",
+                    "a".repeat(pad),
+                    i.wrapping_mul(0x9E37_79B1)
+                );
+                let mut found = Vec::new();
+                index.for_each_candidate(path.as_bytes(), |t| found.push(t));
+                assert!(found.contains(&i), "rule {i} at offset {pad}");
+            }
+        }
+    }
+
+    // A rule whose segment is too short for the step, or shared by many,
+    // would be always tried: a step is taken only when few rules spill.
+    #[test]
+    fn short_segments_keep_the_step_at_one() {
+        let mut arena = Vec::new();
+        let globs: Vec<Glob> = (0..32)
+            .map(|i| glob(&mut arena, &[&format!("?k{i:02}")]))
+            .collect();
+        let index = TailIndex::build(&arena, globs.iter());
+        assert_eq!(index.step, 1);
+        assert!(index.unfiled.is_empty());
     }
 }

@@ -510,7 +510,7 @@ impl Matcher {
         const DEPTH: usize = 32;
         let mut visited = [(0u32, 0u32); DEPTH];
         let mut n_visited = 0;
-        let mut seen = None;
+        let mut seen = Seen::default();
         let mut best = 0;
         let mut node = &self.nodes[0];
         let mut pos = 0;
@@ -557,27 +557,17 @@ impl Matcher {
 
     /// The best of `best` and the ranks of the node's tails that match.
     #[inline]
-    fn try_tails(
-        &self,
-        node: &Ends,
-        path: &[u8],
-        pos: usize,
-        seen: &mut Option<ByteSet>,
-        best: u64,
-    ) -> u64 {
+    fn try_tails(&self, node: &Ends, path: &[u8], pos: usize, seen: &mut Seen, best: u64) -> u64 {
         let tails = &self.tails[node.tails.0 as usize..node.tails.1 as usize];
+        let rest = &path[pos..];
         if node.index != NO_INDEX {
-            let index = &self.indexes[node.index as usize];
-            let seen = *seen.get_or_insert_with(|| ByteSet::of(path));
-            if !index.common.is_subset(&seen) {
-                return best;
-            }
+            // The index's grams already passed over most tails; what it
+            // offers is searched for at once.
             let mut best = best;
-            let rest = &path[pos..];
-            index.for_each_candidate(rest, |t| {
+            self.indexes[node.index as usize].for_each_candidate(rest, |t| {
                 let tail = &tails[t as usize];
                 if tail.rank > best
-                    && tail.glob.needs.is_subset(&seen)
+                    && seen.may_match(&tail.glob, path)
                     && tail.glob.matches(&self.arena, rest)
                 {
                     best = tail.rank;
@@ -589,12 +579,10 @@ impl Matcher {
             if tail.rank <= best {
                 break;
             }
-            // The octets of the whole path are a superset of the rest's.
-            let seen = seen.get_or_insert_with(|| ByteSet::of(path));
-            if !tail.glob.needs.is_subset(seen) {
+            if !seen.may_match(&tail.glob, path) {
                 continue;
             }
-            if tail.glob.matches(&self.arena, &path[pos..]) {
+            if tail.glob.matches(&self.arena, rest) {
                 return tail.rank;
             }
         }
@@ -767,6 +755,39 @@ impl fmt::Display for Verdict<'_> {
             Some(rule) => write!(f, " by {rule}"),
             None => f.write_str(" (no rule)"),
         }
+    }
+}
+
+/// What a check has learnt of its path's octets, to skip `*` rules that
+/// need an octet the path lacks.
+///
+/// Collecting the octets of a path costs about as much as a few failed
+/// searches for a segment, so it is done only once a check has searched for
+/// that many.
+#[derive(Default)]
+struct Seen {
+    octets: Option<ByteSet>,
+    searches: u32,
+}
+
+impl Seen {
+    /// Searches before the path's octets are worth collecting.
+    const SEARCHES: u32 = 1;
+
+    /// False when `glob` needs an octet that `path` lacks; true when it may
+    /// match (every search after the first few is counted here).
+    #[inline]
+    fn may_match(&mut self, glob: &Glob, path: &[u8]) -> bool {
+        if let Some(octets) = &self.octets {
+            return glob.needs.is_subset(octets);
+        }
+        self.searches += 1;
+        if self.searches < Self::SEARCHES {
+            return true;
+        }
+        // The octets of the whole path are a superset of any rest's.
+        let octets = self.octets.insert(ByteSet::of(path));
+        glob.needs.is_subset(octets)
     }
 }
 

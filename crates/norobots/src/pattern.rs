@@ -234,6 +234,11 @@ impl ByteSet {
         ByteSet(std::array::from_fn(|i| self.0[i] & other.0[i]))
     }
 
+    /// Whether `b` is in the set.
+    pub fn contains(&self, b: u8) -> bool {
+        self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0
+    }
+
     /// Whether every octet of `self` is in `other`.
     #[inline]
     pub fn is_subset(&self, other: &ByteSet) -> bool {

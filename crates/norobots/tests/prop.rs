@@ -666,6 +666,67 @@ fn case() -> impl Strategy<Value = (Dialect, GenFile, Vec<Query>)> {
     any_dialect().prop_flat_map(|d| case_for(d).prop_map(move |(f, q)| (d, f, q)))
 }
 
+/// Words for crowded files: long enough to hold four-octet strings, and
+/// sharing some of them (`sort=`, `sort=page`, `page`), with the short
+/// pieces mixed in.
+const WORDS: &[&str] = &[
+    "sort=",
+    "page",
+    "sort=page",
+    "id=7",
+    "item-",
+    ".pdf",
+    "%61bc",
+    "?",
+    "=",
+    "a",
+    "/",
+    "é",
+];
+
+/// One group for every robot holding 16 to 48 rules of `/`, optionally a
+/// word, then `*` and one to three words (each maybe after another `*`),
+/// maybe a `$`: most hang from the same node or two.
+fn crowded_case() -> impl Strategy<Value = (Dialect, GenFile, Vec<Query>)> {
+    let word = || select(WORDS);
+    let rule = (
+        any::<bool>(),
+        prop::option::weighted(0.3, word()),
+        prop::collection::vec((word(), prop::bool::weighted(0.3)), 1..=3),
+        prop::bool::weighted(0.2),
+    )
+        .prop_map(|(allow, lead, words, dollar)| {
+            let mut pattern = format!("/{}*", lead.unwrap_or(""));
+            for (w, star) in words {
+                pattern.push_str(w);
+                if star {
+                    pattern.push('*');
+                }
+            }
+            if dollar {
+                pattern.push('$');
+            }
+            GenRule {
+                allow,
+                pattern,
+                comment_after: false,
+            }
+        });
+    let file = prop::collection::vec(rule, 16..=48).prop_map(|rules| GenFile {
+        groups: vec![GenGroup {
+            agents: vec!["*"],
+            rules,
+        }],
+        leading_comment: false,
+        key_case: 0,
+        eol: "\n",
+    });
+    (select(&[Dialect::Rfc9309, Dialect::Google][..]), file).prop_flat_map(|(d, file)| {
+        let queries = queries_strategy(&file);
+        (Just(d), Just(file), queries)
+    })
+}
+
 proptest! {
     #![proptest_config(config())]
 
@@ -695,6 +756,16 @@ proptest! {
         (file, queries) in case_for(Dialect::Google),
     ) {
         agrees_with_reference(Dialect::Google, &file, &queries)?;
+    }
+
+    /// Files with dozens of `*` rules under one literal prefix, where the
+    /// matcher indexes the rules by the four-octet strings they contain
+    /// (and may look up only every second to fourth one of the path's).
+    #[test]
+    fn crowded_wildcard_rules_agree_with_reference(
+        (d, file, queries) in crowded_case(),
+    ) {
+        agrees_with_reference(d, &file, &queries)?;
     }
 
     /// A rule whose pattern starts with neither `/` nor `*` can never match a
