@@ -758,35 +758,18 @@ impl fmt::Display for Verdict<'_> {
     }
 }
 
-/// What a check has learnt of its path's octets, to skip `*` rules that
-/// need an octet the path lacks.
-///
-/// Collecting the octets of a path costs about as much as a few failed
-/// searches for a segment, so it is done only once a check has searched for
-/// that many.
+/// The octets of the path being checked, gathered the first time a `*`
+/// rule is tried, to pass over the rules that need an octet the path lacks
+/// without searching for their segments.
 #[derive(Default)]
-struct Seen {
-    octets: Option<ByteSet>,
-    searches: u32,
-}
+struct Seen(Option<ByteSet>);
 
 impl Seen {
-    /// Searches before the path's octets are worth collecting.
-    const SEARCHES: u32 = 1;
-
-    /// False when `glob` needs an octet that `path` lacks; true when it may
-    /// match (every search after the first few is counted here).
+    /// False when `glob` needs an octet that `path` lacks.
     #[inline]
     fn may_match(&mut self, glob: &Glob, path: &[u8]) -> bool {
-        if let Some(octets) = &self.octets {
-            return glob.needs.is_subset(octets);
-        }
-        self.searches += 1;
-        if self.searches < Self::SEARCHES {
-            return true;
-        }
         // The octets of the whole path are a superset of any rest's.
-        let octets = self.octets.insert(ByteSet::of(path));
+        let octets = self.0.get_or_insert_with(|| ByteSet::of(path));
         glob.needs.is_subset(octets)
     }
 }
