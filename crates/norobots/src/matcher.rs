@@ -68,6 +68,10 @@ pub struct Matcher {
     first_octets: Vec<u8>,
     /// What rules end at a node, for the nodes where some do.
     ends: Vec<Ends>,
+    /// For nodes with many children: the position of the child for each
+    /// first octet (checked against `first_octets`, since 0 also means
+    /// none), one load instead of a bisection.
+    wide: Vec<[u8; 256]>,
     tails: Vec<Tail>,
     indexes: Vec<TailIndex>,
     rules: Vec<RuleInfo>,
@@ -96,7 +100,14 @@ struct Node {
     n_children: u32,
     /// Into `Matcher::ends`, or `NO_ENDS`.
     ends: u32,
+    /// Into `Matcher::wide`, or `NO_WIDE`.
+    wide: u32,
 }
+
+const NO_WIDE: u32 = u32::MAX;
+
+/// Nodes with more children than this get a table in `Matcher::wide`.
+const WIDE: usize = 16;
 
 const NO_ENDS: u32 = u32::MAX;
 
@@ -217,6 +228,7 @@ impl Matcher {
             nodes: Vec::new(),
             first_octets: Vec::new(),
             ends: Vec::new(),
+            wide: Vec::new(),
             tails: Vec::new(),
             indexes: Vec::new(),
             rules: Vec::new(),
@@ -387,6 +399,7 @@ impl Matcher {
         self.tails.reserve(globs.len());
         self.nodes.push(Node {
             ends: NO_ENDS,
+            wide: NO_WIDE,
             ..Node::default()
         });
         self.first_octets.push(0);
@@ -463,6 +476,7 @@ impl Matcher {
                     label: start as u32,
                     label_len: label.len() as u32,
                     ends: NO_ENDS,
+                    wide: NO_WIDE,
                     ..Node::default()
                 });
                 self.first_octets.push(byte);
@@ -470,9 +484,22 @@ impl Matcher {
                 i = j;
             }
             let n_children = self.nodes.len() as u32 - first_child;
+            let wide = if n_children as usize > WIDE {
+                let mut table = [0u8; 256];
+                let octets = &self.first_octets[first_child as usize..];
+                for (i, &b) in octets.iter().enumerate() {
+                    // At most 256 children, one per octet: `i` fits.
+                    table[usize::from(b)] = i as u8;
+                }
+                self.wide.push(table);
+                self.wide.len() as u32 - 1
+            } else {
+                NO_WIDE
+            };
             let n = &mut self.nodes[node];
             n.first_child = first_child;
             n.n_children = n_children;
+            n.wide = wide;
         }
         self.arena = arena;
     }
@@ -533,7 +560,13 @@ impl Matcher {
             let Some(&byte) = path.get(pos) else { break };
             let first = node.first_child as usize;
             let octets = &self.first_octets[first..first + node.n_children as usize];
-            let Some(i) = find_byte(byte, octets) else {
+            let found = if node.wide == NO_WIDE {
+                find_byte(byte, octets)
+            } else {
+                let i = usize::from(self.wide[node.wide as usize][usize::from(byte)]);
+                (octets[i] == byte).then_some(i)
+            };
+            let Some(i) = found else {
                 break;
             };
             let child = &self.nodes[first + i];
@@ -782,8 +815,8 @@ fn head_of(label: &[u8]) -> u64 {
     u64::from_le_bytes(head)
 }
 
-/// A node's child by first octet: most nodes have a few children, where a
-/// plain loop is quickest; the root of a big file can have many.
+/// A node's child by first octet, when it has at most `WIDE` children:
+/// most nodes have a few, where a plain loop is quickest.
 #[inline]
 fn find_byte(byte: u8, bytes: &[u8]) -> Option<usize> {
     if bytes.len() <= 8 {
@@ -854,6 +887,27 @@ mod tests {
             assert!(allowed(d, body, "bot", "/a/b/z"));
             assert!(!allowed(d, body, "bot", "/a/b/c"));
             assert!(allowed(d, body, "bot", "/x"));
+        }
+    }
+
+    // A node with more children than `WIDE` finds them through a table of
+    // positions, where 0 also stands for "no child": the octet found there
+    // must still be checked.
+    #[test]
+    fn a_node_with_many_children_finds_each_and_only_them() {
+        let octets: Vec<char> = ('0'..='9').chain('A'..='Z').chain('a'..='z').collect();
+        let mut body = String::from("User-agent: *\n");
+        for c in &octets {
+            body.push_str(&format!("Disallow: /k{c}z\n"));
+        }
+        for d in Dialect::ALL {
+            for c in &octets {
+                assert!(!allowed(d, &body, "bot", &format!("/k{c}z")), "{d} {c}");
+                assert!(allowed(d, &body, "bot", &format!("/k{c}y")), "{d} {c}");
+            }
+            for other in ["/k-z", "/k~z", "/k", "/k\u{e9}z"] {
+                assert!(allowed(d, &body, "bot", other), "{d} {other}");
+            }
         }
     }
 
