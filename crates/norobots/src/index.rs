@@ -133,29 +133,35 @@ impl TailIndex {
             }
             best
         };
-        // Where a rule is filed at a step: `None` when it cannot be filed
-        // at all (no segment of four octets), `Some(None)` when it spills
-        // (is always tried) because it has no run of that length or only
-        // runs much more shared than its rarest gram.
-        let mut place = |g: &'g Glob, step: usize| -> Option<Option<(u32, usize, usize)>> {
-            let rarest = best_run(g, 1)?;
-            if step == 1 {
-                return Some(Some(rarest));
-            }
-            Some(best_run(g, step).filter(|&(c, _, _)| c <= (2 * rarest.0).max(8)))
+        // How many rules share each rule's rarest gram; `None` when it has
+        // no segment of four octets and cannot be filed at any step.
+        let rarest: Vec<Option<u32>> = globs
+            .clone()
+            .map(|g| best_run(g, 1).map(|(count, _, _)| count))
+            .collect();
+        // The run a rule is filed under at `step`; `None` when it spills (is
+        // always tried) because it has no run that long, or only runs much
+        // more shared than its rarest gram.
+        let mut run_at = |g: &'g Glob, rarest: u32, step: usize| {
+            best_run(g, step).filter(|&(count, _, _)| count <= (2 * rarest).max(8))
         };
-        let n_globs = globs.clone().count();
+        let n_globs = rarest.len();
         let may_spill = MAX_SPILLED.min(n_globs / 16);
         let step = (2..=MAX_STEP)
             .rev()
             .find(|&step| {
-                let spilled = globs.clone().filter(|g| place(g, step) == Some(None));
-                spilled.count() <= may_spill
+                let mut spilled = globs
+                    .clone()
+                    .zip(&rarest)
+                    .filter(|&(g, rarest)| rarest.is_some_and(|r| run_at(g, r, step).is_none()));
+                spilled.nth(may_spill).is_none()
             })
             .unwrap_or(1);
-        let filing: Vec<Option<(u32, usize, usize)>> =
-            globs.clone().map(|g| place(g, step).flatten()).collect();
-        let n_globs = globs.clone().count();
+        let filing: Vec<Option<(u32, usize, usize)>> = globs
+            .clone()
+            .zip(&rarest)
+            .map(|(g, rarest)| rarest.and_then(|r| run_at(g, r, step)))
+            .collect();
         let bits_log2 = size_log2(n_globs * step * 16, MIN_BITS_LOG2, MAX_BITS_LOG2);
         let shift = 32 - bits_log2;
         let mut index = TailIndex {

@@ -69,8 +69,8 @@ pub struct Matcher {
     /// What rules end at a node, for the nodes where some do.
     ends: Vec<Ends>,
     /// For nodes with many children: the position of the child for each
-    /// first octet (checked against `first_octets`, since 0 also means
-    /// none), one load instead of a bisection.
+    /// first octet (0 also means none, which the label compare catches),
+    /// one load instead of a bisection.
     wide: Vec<[u8; 256]>,
     tails: Vec<Tail>,
     indexes: Vec<TailIndex>,
@@ -338,10 +338,8 @@ impl Matcher {
         let start = self.arena.len() as u32;
         self.arena.extend_from_slice(literal);
         let key = (start, self.arena.len() as u32);
-        let mut head = [0u8; 8];
-        let n = literal.len().min(8);
-        head[..n].copy_from_slice(&literal[..n]);
-        let head = u64::from_be_bytes(head);
+        // Big-endian, so that heads order as the keys do.
+        let head = u64::from_be_bytes(first_eight(literal));
         let mut push = |what| {
             build.entries.push(Entry {
                 head,
@@ -472,7 +470,8 @@ impl Matcher {
                 let label = &arena[start..start + (lcp - depth)];
                 let child = self.nodes.len();
                 self.nodes.push(Node {
-                    head: head_of(label),
+                    // Little-endian, as a path's octets are loaded.
+                    head: u64::from_le_bytes(first_eight(label)),
                     label: start as u32,
                     label_len: label.len() as u32,
                     ends: NO_ENDS,
@@ -504,8 +503,8 @@ impl Matcher {
         self.arena = arena;
     }
 
-    /// Whether the label of `node` starts `rest`. The label's first octet
-    /// is known to match (it chose the child).
+    /// Whether the label of `node` starts `rest`, first octet included (a
+    /// wide node's table may offer a child whose first octet differs).
     #[inline]
     fn label_matches(&self, node: &Node, rest: &[u8]) -> bool {
         let len = node.label_len as usize;
@@ -560,13 +559,15 @@ impl Matcher {
             let Some(&byte) = path.get(pos) else { break };
             let first = node.first_child as usize;
             let octets = &self.first_octets[first..first + node.n_children as usize];
-            let found = if node.wide == NO_WIDE {
+            let Some(i) = (if node.wide == NO_WIDE {
                 find_byte(byte, octets)
             } else {
-                let i = usize::from(self.wide[node.wide as usize][usize::from(byte)]);
-                (octets[i] == byte).then_some(i)
-            };
-            let Some(i) = found else {
+                // A position of 0 may mean "no child": the label compare,
+                // which starts at the first octet, rejects it then.
+                Some(usize::from(
+                    self.wide[node.wide as usize][usize::from(byte)],
+                ))
+            }) else {
                 break;
             };
             let child = &self.nodes[first + i];
@@ -807,12 +808,12 @@ impl Seen {
     }
 }
 
-/// The first eight octets of a label, little-endian, zero-padded.
-fn head_of(label: &[u8]) -> u64 {
+/// The first eight octets of `bytes`, zero-padded.
+fn first_eight(bytes: &[u8]) -> [u8; 8] {
     let mut head = [0u8; 8];
-    let n = label.len().min(8);
-    head[..n].copy_from_slice(&label[..n]);
-    u64::from_le_bytes(head)
+    let n = bytes.len().min(8);
+    head[..n].copy_from_slice(&bytes[..n]);
+    head
 }
 
 /// A node's child by first octet, when it has at most `WIDE` children:
