@@ -56,8 +56,11 @@ use crate::{Dialect, Robots, RuleKind};
 #[derive(Clone)]
 pub struct Matcher {
     dialect: Dialect,
-    /// Literal octets: trie edge labels and glob segments.
-    arena: Vec<u8>,
+    /// The octets that trie labels, glob segments and rule texts are spans
+    /// of: the file's body, followed by the patterns that had to be
+    /// rewritten (`%xx`, non-ASCII). Most files need no rewrite, and then
+    /// this is the body itself, shared with the [`Robots`]: nothing copied.
+    arena: Arc<[u8]>,
     /// The trie, children of a node side by side: a node's children are
     /// `nodes[first_child..][..n_children]`, so no table of child ids is
     /// needed between a node and its children.
@@ -75,9 +78,6 @@ pub struct Matcher {
     tails: Vec<Tail>,
     indexes: Vec<TailIndex>,
     rules: Vec<RuleInfo>,
-    /// The body the rules came from: their text, for [`Verdict`], is read
-    /// from it rather than copied.
-    body: Arc<[u8]>,
     /// The text of the rules that are not valid UTF-8 on their own.
     lossy: String,
     crawl_delay: Option<f64>,
@@ -133,7 +133,8 @@ struct Tail {
 struct RuleInfo {
     line: u32,
     kind: RuleKind,
-    /// The pattern as written: a span of `body`, or of `lossy`.
+    /// The pattern as written: a span of `arena` (in its body part), or of
+    /// `lossy`.
     text: (u32, u32),
     lossy: bool,
 }
@@ -224,7 +225,7 @@ impl Matcher {
         let groups = select_groups(robots, name);
         let mut m = Matcher {
             dialect,
-            arena: Vec::new(),
+            arena: Arc::clone(&robots.body),
             nodes: Vec::new(),
             first_octets: Vec::new(),
             ends: Vec::new(),
@@ -232,7 +233,6 @@ impl Matcher {
             tails: Vec::new(),
             indexes: Vec::new(),
             rules: Vec::new(),
-            body: Arc::clone(&robots.body),
             lossy: String::new(),
             crawl_delay: None,
             matched_group: groups.specific,
@@ -242,22 +242,14 @@ impl Matcher {
             .iter()
             .map(|&g| (robots.groups[g].rules.1 - robots.groups[g].rules.0) as usize)
             .sum();
-        let n_bytes: usize = groups
-            .indices
-            .iter()
-            .flat_map(|&g| {
-                let r = robots.groups[g].rules;
-                &robots.rules[r.0 as usize..r.1 as usize]
-            })
-            .map(|r| (r.span.end - r.span.start) as usize)
-            .sum();
         m.rules.reserve(n_rules);
-        m.arena.reserve(n_bytes + n_bytes / 4);
         let mut build = Build {
             entries: Vec::with_capacity(n_rules),
             globs: Vec::new(),
         };
-        let mut scratch = Vec::new();
+        let body_len = robots.body.len();
+        // The rewritten patterns, which follow the body in the arena.
+        let mut rewritten = Vec::new();
         for &g in &groups.indices {
             let group = &robots.groups[g];
             if m.crawl_delay.is_none() {
@@ -284,17 +276,23 @@ impl Matcher {
                     lossy,
                 });
                 // Most patterns are already in canonical form: no copy then.
-                let pattern = if pattern_needs_rewrite(dialect, raw) {
-                    scratch.clear();
+                let (pattern, at) = if pattern_needs_rewrite(dialect, raw) {
+                    let start = rewritten.len();
                     match dialect {
-                        Dialect::Google => escape_google_pattern(raw, &mut scratch),
-                        _ => normalize(dialect, raw, &mut scratch),
+                        Dialect::Google => escape_google_pattern(raw, &mut rewritten),
+                        _ => normalize(dialect, raw, &mut rewritten),
                     }
-                    &scratch[..]
+                    if body_len + rewritten.len() >= u32::MAX as usize {
+                        // Spans are u32; only a body of gigaoctets gets here.
+                        rewritten.truncate(start);
+                        m.rules.pop();
+                        continue;
+                    }
+                    (&rewritten[start..], (body_len + start) as u32)
                 } else {
-                    raw
+                    (raw, rule.span.start)
                 };
-                m.add_rule(&mut build, pattern, rule.kind, order);
+                m.add_rule(&mut build, pattern, at, rule.kind, order);
                 if dialect == Dialect::Google && rule.kind == RuleKind::Allow {
                     // The reference library also allows `/x/` for an Allow
                     // of `/x/index.htm` or `/x/index.html` (or longer).
@@ -302,11 +300,16 @@ impl Matcher {
                         if pattern[slash..].starts_with(b"/index.htm") {
                             let mut dir = pattern[..=slash].to_vec();
                             dir.push(b'$');
-                            m.add_rule(&mut build, &dir, rule.kind, order);
+                            // The `$` is not part of any span: the rest
+                            // lies where the pattern does.
+                            m.add_rule(&mut build, &dir, at, rule.kind, order);
                         }
                     }
                 }
             }
+        }
+        if !rewritten.is_empty() {
+            m.arena = [&robots.body[..], &rewritten].concat().into();
         }
         m.build(build);
         m
@@ -323,7 +326,9 @@ impl Matcher {
         }
     }
 
-    fn add_rule(&mut self, build: &mut Build, pattern: &[u8], kind: RuleKind, order: u32) {
+    /// Adds a rule whose pattern (after any rewrite) is `pattern`, which
+    /// lies at `at` in the arena that `Matcher::new` puts together.
+    fn add_rule(&mut self, build: &mut Build, pattern: &[u8], at: u32, kind: RuleKind, order: u32) {
         let rank = self.rank(pattern.len(), kind, order);
         let (body, anchored) = match pattern.split_last() {
             Some((b'$', rest)) if !self.dialect.is_legacy() => (rest, true),
@@ -335,9 +340,7 @@ impl Matcher {
             memchr(b'*', body)
         };
         let literal = &body[..star.unwrap_or(body.len())];
-        let start = self.arena.len() as u32;
-        self.arena.extend_from_slice(literal);
-        let key = (start, self.arena.len() as u32);
+        let key = (at, at + literal.len() as u32);
         // Big-endian, so that heads order as the keys do.
         let head = u64::from_be_bytes(first_eight(literal));
         let mut push = |what| {
@@ -352,11 +355,17 @@ impl Matcher {
             push(if anchored { What::Exact } else { What::Prefix });
             return;
         };
+        // Spans of `body` for now; the glob moves them to `at` below.
         let mut segments = Vec::new();
-        for seg in body[star..].split(|&b| b == b'*').filter(|s| !s.is_empty()) {
-            let a = self.arena.len() as u32;
-            self.arena.extend_from_slice(seg);
-            segments.push((a, self.arena.len() as u32));
+        let mut start = star;
+        for end in memchr::memchr_iter(b'*', &body[star + 1..])
+            .map(|i| star + 1 + i)
+            .chain([body.len()])
+        {
+            if end > start + 1 {
+                segments.push((start as u32 + 1, end as u32));
+            }
+            start = end;
         }
         if segments.is_empty() {
             // `/a*`, `/a*$` and `/a**` match whatever follows the prefix.
@@ -364,7 +373,8 @@ impl Matcher {
             return;
         }
         let open_end = body.last() == Some(&b'*');
-        let glob = Glob::new(&self.arena, segments, anchored, open_end);
+        let mut glob = Glob::new(body, segments, anchored, open_end);
+        glob.shift(at);
         push(What::Tail(build.globs.len() as u32));
         build.globs.push(glob);
     }
@@ -376,7 +386,7 @@ impl Matcher {
             mut entries,
             mut globs,
         } = build;
-        let arena = std::mem::take(&mut self.arena);
+        let arena = Arc::clone(&self.arena);
         let key = |e: &Entry| &arena[e.key.0 as usize..e.key.1 as usize];
         entries.sort_unstable_by(|a, b| {
             // Padding makes `ab` and `ab\0` tie on the head: compare whole keys.
@@ -500,7 +510,6 @@ impl Matcher {
             n.n_children = n_children;
             n.wide = wide;
         }
-        self.arena = arena;
     }
 
     /// Whether the label of `node` starts `rest`, first octet included (a
@@ -641,7 +650,7 @@ impl Matcher {
             &self.lossy[a..b]
         } else {
             // Checked when the matcher was built: see `Matcher::new`.
-            std::str::from_utf8(&self.body[a..b]).unwrap_or_default()
+            std::str::from_utf8(&self.arena[a..b]).unwrap_or_default()
         }
     }
 
@@ -809,7 +818,12 @@ impl Seen {
 }
 
 /// The first eight octets of `bytes`, zero-padded.
+#[inline]
 fn first_eight(bytes: &[u8]) -> [u8; 8] {
+    if let Some(head) = bytes.first_chunk::<8>() {
+        // One load, where the copy below is a call to `memcpy`.
+        return *head;
+    }
     let mut head = [0u8; 8];
     let n = bytes.len().min(8);
     head[..n].copy_from_slice(&bytes[..n]);
@@ -984,11 +998,42 @@ mod tests {
 
     // dialects.md, google: an Allow of /x/index.html also allows /x/.
     #[test]
+    fn rewritten_patterns_follow_the_body_in_the_arena() {
+        // Rewritten patterns (RFC 9309 2.2.2: `%xx` of unreserved octets
+        // compare decoded; the reference library escapes non-ASCII) lie past
+        // the body, plain ones in it: both kinds, with and without `*`, must
+        // read their own octets.
+        let body = "User-agent: *\nDisallow: /pl*ain\nDisallow: /a%62*%63d\n\
+                    Allow: /caf\u{e9}/*.html\nDisallow: /caf\u{e9}/\nDisallow: /tail*x$\n";
+        for d in [Dialect::Rfc9309, Dialect::Google] {
+            assert!(!allowed(d, body, "bot", "/plXain"), "{d:?}");
+            assert!(allowed(d, body, "bot", "/plXin"), "{d:?}");
+            assert!(!allowed(d, body, "bot", "/tail/x"), "{d:?}");
+            assert!(allowed(d, body, "bot", "/tail/xy"), "{d:?}");
+            assert!(!allowed(d, body, "bot", "/caf%C3%A9/a.txt"), "{d:?}");
+            assert!(allowed(d, body, "bot", "/caf%C3%A9/a.html"), "{d:?}");
+        }
+        assert!(!allowed(Dialect::Rfc9309, body, "bot", "/ab-cd"));
+        assert!(allowed(Dialect::Rfc9309, body, "bot", "/ab-ce"));
+        // The reference library compares `%62` as written, not as `b`.
+        assert!(allowed(Dialect::Google, body, "bot", "/ab-cd"));
+        assert!(!allowed(Dialect::Google, body, "bot", "/a%62-%63d"));
+        let m = Robots::parse_with(body.as_bytes(), &ParseOptions::new(Dialect::Rfc9309))
+            .matcher("bot");
+        assert_eq!(m.check("/ab-cd").rule.unwrap().pattern, "/a%62*%63d");
+        assert_eq!(m.check("/plain").rule.unwrap().pattern, "/pl*ain");
+    }
+
+    #[test]
     fn google_index_html_allows_directory() {
         let body = "User-agent: *\nDisallow: /x/\nAllow: /x/index.html\n";
         assert!(allowed(Dialect::Google, body, "bot", "/x/"));
         assert!(!allowed(Dialect::Google, body, "bot", "/x/a"));
         assert!(!allowed(Dialect::Rfc9309, body, "bot", "/x/"));
+        // The same, for a pattern that is rewritten (escaped) first.
+        let body = "User-agent: *\nDisallow: /\u{e9}/\nAllow: /\u{e9}/index.htm\n";
+        assert!(allowed(Dialect::Google, body, "bot", "/%C3%A9/"));
+        assert!(!allowed(Dialect::Google, body, "bot", "/%C3%A9/a"));
     }
 
     #[test]

@@ -267,6 +267,15 @@ impl Glob {
         }
     }
 
+    /// Moves the segments' spans `by` octets up, for a glob made over a
+    /// piece of the arena rather than all of it.
+    pub fn shift(&mut self, by: u32) {
+        for (a, b) in &mut self.segments {
+            *a += by;
+            *b += by;
+        }
+    }
+
     /// Whether the glob matches `text` (the path after the literal prefix).
     ///
     /// Taking the leftmost place for each segment is enough: `*` absorbs
