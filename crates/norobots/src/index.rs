@@ -26,10 +26,17 @@ pub(crate) struct TailIndex {
     /// rules (about 16 bits per filed gram) so that a node's map stays in
     /// the cache: a check probes it once per octet of the path.
     present: Box<[u64]>,
+    /// How many bits of `present` are set before each of its words: with
+    /// the bits below a set bit in its word, the rank of that bit, which
+    /// finds its bucket in `starts` without a search.
+    before: Box<[u32]>,
+    /// Where each set bit's bucket of `filed` starts, by rank, and where
+    /// the last one ends.
+    starts: Box<[u32]>,
     /// `32 - log2(bits in present)`: a hash keeps its top bits.
     shift: u32,
-    /// `(gram, tail)` pairs sorted by gram; `tail` counts from the node's
-    /// first tail.
+    /// `(gram, tail)` pairs in buckets by the gram's bit of `present`;
+    /// `tail` counts from the node's first tail.
     filed: Vec<(u32, u32)>,
     /// Tails that could not be filed, in the node's (rank) order.
     unfiled: Vec<u32>,
@@ -166,6 +173,8 @@ impl TailIndex {
         let shift = 32 - bits_log2;
         let mut index = TailIndex {
             present: vec![0u64; 1 << (bits_log2 - 6)].into_boxed_slice(),
+            before: Box::default(),
+            starts: Box::default(),
             shift,
             filed: Vec::with_capacity(n_globs * step),
             unfiled: Vec::new(),
@@ -197,7 +206,28 @@ impl TailIndex {
                 index.filed.push((gram, i as u32));
             }
         }
-        index.filed.sort_unstable();
+        index
+            .filed
+            .sort_unstable_by_key(|&(gram, tail)| (hash(gram, shift), gram, tail));
+        let mut set = 0;
+        index.before = index
+            .present
+            .iter()
+            .map(|word| {
+                let before = set;
+                set += word.count_ones();
+                before
+            })
+            .collect();
+        let mut starts = Vec::with_capacity(set as usize + 1);
+        for (at, &(gram, _)) in index.filed.iter().enumerate() {
+            let slot = hash(gram, shift);
+            if at == 0 || hash(index.filed[at - 1].0, shift) != slot {
+                starts.push(at as u32);
+            }
+        }
+        starts.push(index.filed.len() as u32);
+        index.starts = starts.into_boxed_slice();
         index
     }
 
@@ -217,15 +247,17 @@ impl TailIndex {
         for w in rest.windows(4).step_by(self.step) {
             let gram = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
             let (word, mask) = bit(gram, self.shift);
-            if self.present[word] & mask == 0 {
+            let bits = self.present[word];
+            if bits & mask == 0 {
                 continue;
             }
-            let from = self.filed.partition_point(|&(k, _)| k < gram);
-            for &(k, t) in &self.filed[from..] {
-                if k != gram {
-                    break;
+            let rank = (self.before[word] + (bits & (mask - 1)).count_ones()) as usize;
+            let bucket = self.starts[rank] as usize..self.starts[rank + 1] as usize;
+            // Other grams may share the bucket: their hashes collide.
+            for &(k, t) in &self.filed[bucket] {
+                if k == gram {
+                    f(t);
                 }
-                f(t);
             }
         }
     }
