@@ -884,6 +884,7 @@ pub(crate) fn select_groups(robots: &Robots, name: &str) -> Selected {
 
 #[cfg(test)]
 mod tests {
+    use super::WIDE;
     use crate::{Dialect, ParseOptions, Robots};
 
     fn allowed(d: Dialect, body: &str, agent: &str, url: &str) -> bool {
@@ -910,18 +911,28 @@ mod tests {
     // must still be checked.
     #[test]
     fn a_node_with_many_children_finds_each_and_only_them() {
-        let octets: Vec<char> = ('0'..='9').chain('A'..='Z').chain('a'..='z').collect();
-        let mut body = String::from("User-agent: *\n");
-        for c in &octets {
-            body.push_str(&format!("Disallow: /k{c}z\n"));
-        }
-        for d in Dialect::ALL {
-            for c in &octets {
-                assert!(!allowed(d, &body, "bot", &format!("/k{c}z")), "{d} {c}");
-                assert!(allowed(d, &body, "bot", &format!("/k{c}y")), "{d} {c}");
+        // A node's child is found by a scan, a bisection or a table, by how
+        // many children it has: each size around those bounds, and octets
+        // (NUL, the count itself) that a lookup could mistake for a child.
+        let all: Vec<char> = ('0'..='9').chain('A'..='Z').chain('a'..='z').collect();
+        for n in [1, 2, 8, 9, WIDE, WIDE + 1, all.len()] {
+            let octets = &all[..n];
+            let mut body = String::from("User-agent: *\n");
+            for c in octets {
+                body.push_str(&format!("Disallow: /k{c}z\n"));
             }
-            for other in ["/k-z", "/k~z", "/k", "/k\u{e9}z"] {
-                assert!(allowed(d, &body, "bot", other), "{d} {other}");
+            for d in Dialect::ALL {
+                for c in octets {
+                    assert!(!allowed(d, &body, "bot", &format!("/k{c}z")), "{d} {n} {c}");
+                    assert!(allowed(d, &body, "bot", &format!("/k{c}y")), "{d} {n} {c}");
+                }
+                let count = format!("/k{}z", char::from(n as u8));
+                for other in ["/k-z", "/k~z", "/k", "/k\u{e9}z", "/k\0z", &count] {
+                    assert!(allowed(d, &body, "bot", other), "{d} {n} {other:?}");
+                }
+                if let Some(next) = all.get(n) {
+                    assert!(allowed(d, &body, "bot", &format!("/k{next}z")), "{d} {n}");
+                }
             }
         }
     }
