@@ -315,21 +315,10 @@ impl Matcher {
         m
     }
 
-    fn rank(&self, pattern_len: usize, kind: RuleKind, order: u32) -> u64 {
-        let first = u64::from(u32::MAX - order);
-        match self.dialect {
-            Dialect::Norobots1994 | Dialect::Draft1996 => first,
-            Dialect::Rfc9309 | Dialect::Google => {
-                let priority = (pattern_len as u64).min(MAX_PRIORITY);
-                priority << 33 | u64::from(kind == RuleKind::Allow) << 32 | first
-            }
-        }
-    }
-
     /// Adds a rule whose pattern (after any rewrite) is `pattern`, which
     /// lies at `at` in the arena that `Matcher::new` puts together.
     fn add_rule(&mut self, build: &mut Build, pattern: &[u8], at: u32, kind: RuleKind, order: u32) {
-        let rank = self.rank(pattern.len(), kind, order);
+        let rank = rank(self.dialect, pattern.len(), kind, order);
         let (body, anchored) = match pattern.split_last() {
             Some((b'$', rest)) if !self.dialect.is_legacy() => (rest, true),
             _ => (pattern, false),
@@ -634,7 +623,7 @@ impl Matcher {
 
     /// The deciding rule's rank for a canonical path, 0 when none decides.
     fn decide(&self, path: &[u8]) -> u64 {
-        if self.exempts_robots_txt(path) {
+        if exempts_robots_txt(self.dialect, path) {
             return 0;
         }
         self.best_rank(path)
@@ -652,13 +641,6 @@ impl Matcher {
             // Checked when the matcher was built: see `Matcher::new`.
             std::str::from_utf8(&self.arena[a..b]).unwrap_or_default()
         }
-    }
-
-    /// The 1996 draft (3.1) and RFC 9309 (2.2.2) always allow `/robots.txt`.
-    fn exempts_robots_txt(&self, path: &[u8]) -> bool {
-        matches!(self.dialect, Dialect::Draft1996 | Dialect::Rfc9309)
-            && path.starts_with(b"/robots.txt")
-            && matches!(path.get(11), None | Some(b'?') | Some(b';'))
     }
 
     /// Whether the robot may fetch `url` (a full URL or a path such as
@@ -708,29 +690,7 @@ impl Matcher {
 
     /// The deciding rule's rank for `url`, 0 when none decides.
     fn rank_of_url(&self, url: &str) -> u64 {
-        let path = path_of(self.dialect, url);
-        if !path.slash && !path.rewrite {
-            return self.decide(path.bytes);
-        }
-        let rank_path = |buf: &mut Vec<u8>| {
-            buf.clear();
-            if path.slash {
-                buf.push(b'/');
-            }
-            // Copies the octets as they are when nothing needs rewriting.
-            normalize(self.dialect, path.bytes, buf);
-        };
-        SCRATCH.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut buf) => {
-                rank_path(&mut buf);
-                self.decide(&buf)
-            }
-            Err(_) => {
-                let mut buf = Vec::new();
-                rank_path(&mut buf);
-                self.decide(&buf)
-            }
-        })
+        with_path(self.dialect, url, |path| self.decide(path))
     }
 
     /// The dialect the rules were read in.
@@ -814,6 +774,53 @@ impl Seen {
         // The octets of the whole path are a superset of any rest's.
         let octets = self.0.get_or_insert_with(|| ByteSet::of(path));
         glob.needs.is_subset(octets)
+    }
+}
+
+/// The 1996 draft (3.1) and RFC 9309 (2.2.2) always allow `/robots.txt`.
+pub(crate) fn exempts_robots_txt(dialect: Dialect, path: &[u8]) -> bool {
+    matches!(dialect, Dialect::Draft1996 | Dialect::Rfc9309)
+        && path.starts_with(b"/robots.txt")
+        && matches!(path.get(11), None | Some(b'?') | Some(b';'))
+}
+
+/// Calls `f` with the path of `url` as rules see it in `dialect`.
+pub(crate) fn with_path<R>(dialect: Dialect, url: &str, f: impl FnOnce(&[u8]) -> R) -> R {
+    let path = path_of(dialect, url);
+    if !path.slash && !path.rewrite {
+        return f(path.bytes);
+    }
+    let canonical = |buf: &mut Vec<u8>| {
+        buf.clear();
+        if path.slash {
+            buf.push(b'/');
+        }
+        // Copies the octets as they are when nothing needs rewriting.
+        normalize(dialect, path.bytes, buf);
+    };
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut buf) => {
+            canonical(&mut buf);
+            f(&buf)
+        }
+        Err(_) => {
+            let mut buf = Vec::new();
+            canonical(&mut buf);
+            f(&buf)
+        }
+    })
+}
+
+/// The rank of the `order`-th rule (counting from 0 over the rules that
+/// apply), whose pattern after any rewrite is `pattern_len` octets long.
+pub(crate) fn rank(dialect: Dialect, pattern_len: usize, kind: RuleKind, order: u32) -> u64 {
+    let first = u64::from(u32::MAX - order);
+    match dialect {
+        Dialect::Norobots1994 | Dialect::Draft1996 => first,
+        Dialect::Rfc9309 | Dialect::Google => {
+            let priority = (pattern_len as u64).min(MAX_PRIORITY);
+            priority << 33 | u64::from(kind == RuleKind::Allow) << 32 | first
+        }
     }
 }
 

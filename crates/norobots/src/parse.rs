@@ -62,7 +62,7 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// What a field name means in a dialect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Key {
+pub(crate) enum Key {
     UserAgent,
     Allow,
     Disallow,
@@ -74,17 +74,37 @@ enum Key {
     Other,
 }
 
+/// What the line reader finds, in file order.
+///
+/// The reader settles lines, comments, field names and where groups start,
+/// the same way whoever listens; a sink keeps what it needs. [`parse`]
+/// keeps everything, as a [`Robots`]; [`crate::oneshot`] keeps only what
+/// decides one URL. Values are ranges of the body.
+pub(crate) trait Sink {
+    /// A group starts on `line`.
+    fn group(&mut self, line: u32);
+    /// A `User-agent` of the open group (in the legacy dialects, one word
+    /// of the value: the robots FAQ's Lycos variant).
+    fn agent(&mut self, value: (usize, usize));
+    /// A rule of the open group (one path of the value, in the legacy
+    /// dialects).
+    fn rule(&mut self, line: u32, kind: RuleKind, value: (usize, usize));
+    /// `Crawl-delay`, `Request-rate` or `Visit-time` in the open group.
+    fn extension(&mut self, _line: u32, _key: Key, _value: (usize, usize)) {}
+    /// Any other field: `Sitemap`, `Host`, an unknown one, or an extension
+    /// outside any group.
+    fn field(&mut self, _line: u32, _key: Key, _name: (usize, usize), _value: (usize, usize)) {}
+    /// Something the reader noticed.
+    fn diagnostic(&mut self, _line: usize, _kind: DiagnosticKind) {}
+    /// A line was cut after `end` (the reference library's line limit);
+    /// `start` is where it began.
+    fn cut(&mut self, _start: usize, _end: usize) {}
+}
+
 pub(crate) fn parse(input: &[u8], options: &ParseOptions) -> Robots {
     // Spans are u32: a body is cut at 4 GiB whatever the caller asked.
-    let limit = options
-        .max_bytes
-        .unwrap_or(usize::MAX)
-        .min(u32::MAX as usize - 1);
-    let truncated = input.len() > limit;
-    let body = &input[..input.len().min(limit)];
-    let mut p = Parser {
-        dialect: options.dialect,
-        body,
+    let (body, truncated) = limit(input, options);
+    let mut builder = Builder {
         robots: Robots {
             dialect: options.dialect,
             body: Arc::default(),
@@ -98,29 +118,138 @@ pub(crate) fn parse(input: &[u8], options: &ParseOptions) -> Robots {
             diagnostics: Vec::new(),
             truncated,
         },
-        open: false,
-        seen_rule: false,
+        body,
     };
     // Real files hold a rule per 20-odd octets; reserving for that (up to a
     // point) saves most of the vectors' regrowth without betting memory on
     // a body that may be HTML.
     let guess = (body.len() / 24).min(1 << 16);
-    p.robots.rules.reserve(guess);
-    p.robots.agents.reserve(guess / 8);
-    p.run();
-    if truncated {
-        p.diag(0, DiagnosticKind::BodyTruncated);
+    builder.robots.rules.reserve(guess);
+    builder.robots.agents.reserve(guess / 8);
+    if let Err(e) = std::str::from_utf8(body) {
+        builder.robots.utf8 = false;
+        let line = 1 + memchr::memchr_iter(b'\n', &body[..e.valid_up_to()]).count();
+        builder.diagnostic(line, DiagnosticKind::InvalidUtf8);
     }
-    let mut robots = p.robots;
+    read(body, options.dialect, &mut builder);
+    if truncated {
+        builder.diagnostic(0, DiagnosticKind::BodyTruncated);
+    }
+    let mut robots = builder.robots;
     robots.diagnostics.sort_by_key(|d| d.line);
     robots.body = Arc::from(body);
     robots
 }
 
-struct Parser<'b> {
+/// The part of `input` that is read, and whether that is not all of it.
+pub(crate) fn limit<'b>(input: &'b [u8], options: &ParseOptions) -> (&'b [u8], bool) {
+    let limit = options
+        .max_bytes
+        .unwrap_or(usize::MAX)
+        .min(u32::MAX as usize - 1);
+    (&input[..input.len().min(limit)], input.len() > limit)
+}
+
+/// Reads `body` line by line and tells `sink` what it finds.
+pub(crate) fn read<S: Sink>(body: &[u8], dialect: Dialect, sink: &mut S) {
+    let mut reader = Reader {
+        dialect,
+        body,
+        sink,
+        open: false,
+        seen_rule: false,
+    };
+    reader.run();
+}
+
+/// The [`Sink`] that keeps everything, as a [`Robots`].
+struct Builder<'b> {
+    robots: Robots,
+    body: &'b [u8],
+}
+
+impl Sink for Builder<'_> {
+    fn group(&mut self, line: u32) {
+        let n = self.robots.agents.len() as u32;
+        let r = self.robots.rules.len() as u32;
+        self.robots.groups.push(GroupData {
+            line,
+            agents: (n, n),
+            rules: (r, r),
+            crawl_delay: None,
+            request_rate: None,
+            visit_time: None,
+        });
+    }
+
+    fn agent(&mut self, (a, b): (usize, usize)) {
+        self.robots.agents.push(span(a, b));
+        let n = self.robots.agents.len() as u32;
+        if let Some(g) = self.robots.groups.last_mut() {
+            g.agents.1 = n;
+        }
+    }
+
+    fn rule(&mut self, line: u32, kind: RuleKind, (a, b): (usize, usize)) {
+        self.robots.rules.push(RuleData {
+            kind,
+            line,
+            span: span(a, b),
+        });
+        let n = self.robots.rules.len() as u32;
+        if let Some(g) = self.robots.groups.last_mut() {
+            g.rules.1 = n;
+        }
+    }
+
+    fn extension(&mut self, line: u32, key: Key, value: (usize, usize)) {
+        let text = String::from_utf8_lossy(&self.body[value.0..value.1]);
+        let Some(group) = self.robots.groups.last_mut() else {
+            return;
+        };
+        let ok = match key {
+            Key::CrawlDelay => parse_crawl_delay(&text).map(|v| {
+                group.crawl_delay.get_or_insert(v);
+            }),
+            Key::RequestRate => RequestRate::parse(&text).map(|v| {
+                group.request_rate.get_or_insert(v);
+            }),
+            _ => VisitTime::parse(&text).map(|v| {
+                group.visit_time.get_or_insert(v);
+            }),
+        };
+        if ok.is_none() {
+            self.diagnostic(line as usize, DiagnosticKind::InvalidValue);
+        }
+    }
+
+    fn field(&mut self, line: u32, key: Key, name: (usize, usize), value: (usize, usize)) {
+        let field = FieldData {
+            line,
+            name: span(name.0, name.1),
+            value: span(value.0, value.1),
+        };
+        match key {
+            Key::Sitemap => self.robots.sitemaps.push(field),
+            Key::Host => self.robots.hosts.push(field),
+            _ => self.robots.others.push(field),
+        }
+    }
+
+    fn diagnostic(&mut self, line: usize, kind: DiagnosticKind) {
+        self.robots.diagnostics.push(Diagnostic { line, kind });
+    }
+
+    fn cut(&mut self, start: usize, end: usize) {
+        // The cut may fall inside a character.
+        self.robots.utf8 &= std::str::from_utf8(&self.body[start..end]).is_ok();
+    }
+}
+
+struct Reader<'b, 's, S> {
     dialect: Dialect,
     body: &'b [u8],
-    robots: Robots,
+    sink: &'s mut S,
     /// Whether a group is open, so that rules have somewhere to go.
     open: bool,
     /// Whether the open group has had a rule, so that the next `User-agent`
@@ -128,15 +257,10 @@ struct Parser<'b> {
     seen_rule: bool,
 }
 
-impl<'b> Parser<'b> {
+impl<S: Sink> Reader<'_, '_, S> {
     fn run(&mut self) {
         let body = self.body;
         let mut pos = self.skip_bom();
-        if let Err(e) = std::str::from_utf8(body) {
-            self.robots.utf8 = false;
-            let line = 1 + memchr::memchr_iter(b'\n', &body[..e.valid_up_to()]).count();
-            self.diag(line, DiagnosticKind::InvalidUtf8);
-        }
         let mut line_no = 0usize;
         while pos <= body.len() {
             line_no += 1;
@@ -161,25 +285,20 @@ impl<'b> Parser<'b> {
             0
         };
         if skip > 0 {
-            self.diag(1, DiagnosticKind::ByteOrderMark);
+            self.sink.diagnostic(1, DiagnosticKind::ByteOrderMark);
         }
         skip
-    }
-
-    fn diag(&mut self, line: usize, kind: DiagnosticKind) {
-        self.robots.diagnostics.push(Diagnostic { line, kind });
     }
 
     fn line(&mut self, line_no: usize, start: usize, line: &Line) {
         let mut end = line.content_end;
         if line.nul {
-            self.diag(line_no, DiagnosticKind::NulByte);
+            self.sink.diagnostic(line_no, DiagnosticKind::NulByte);
         }
         if self.dialect == Dialect::Google && end - start > GOOGLE_MAX_LINE {
             end = start + GOOGLE_MAX_LINE;
-            self.diag(line_no, DiagnosticKind::LineTruncated);
-            // The cut may fall inside a character.
-            self.robots.utf8 &= std::str::from_utf8(&self.body[start..end]).is_ok();
+            self.sink.diagnostic(line_no, DiagnosticKind::LineTruncated);
+            self.sink.cut(start, end);
         }
         let colon = line.colon.filter(|&c| c < end);
         let (start, end) = trim(self.body, start, end);
@@ -196,7 +315,8 @@ impl<'b> Parser<'b> {
         };
         let (kind, misspelled) = classify(self.dialect, &self.body[key.0..key.1]);
         if misspelled {
-            self.diag(line_no, DiagnosticKind::MisspelledField);
+            self.sink
+                .diagnostic(line_no, DiagnosticKind::MisspelledField);
         }
         let line = line_no as u32;
         match kind {
@@ -209,20 +329,26 @@ impl<'b> Parser<'b> {
                 };
                 self.rule(line, kind, value);
             }
-            Key::Sitemap => self.robots.sitemaps.push(field(line, key, value)),
-            Key::Host => self.robots.hosts.push(field(line, key, value)),
+            Key::Sitemap | Key::Host => self.sink.field(line, kind, key, value),
             Key::CrawlDelay | Key::RequestRate | Key::VisitTime => {
-                self.extension(line, kind, key, value)
+                if self.open {
+                    self.sink.extension(line, kind, value);
+                } else {
+                    self.sink
+                        .diagnostic(line_no, DiagnosticKind::ExtensionOutsideGroup);
+                    self.sink.field(line, kind, key, value);
+                }
             }
             Key::Other => {
-                if self.dialect == Dialect::Norobots1994
+                let kind = if self.dialect == Dialect::Norobots1994
                     && self.body[key.0..key.1].eq_ignore_ascii_case(b"allow")
                 {
-                    self.diag(line_no, DiagnosticKind::IgnoredField);
+                    DiagnosticKind::IgnoredField
                 } else {
-                    self.diag(line_no, DiagnosticKind::UnknownField);
-                }
-                self.robots.others.push(field(line, key, value));
+                    DiagnosticKind::UnknownField
+                };
+                self.sink.diagnostic(line_no, kind);
+                self.sink.field(line, Key::Other, key, value);
             }
         }
     }
@@ -239,7 +365,8 @@ impl<'b> Parser<'b> {
         let (key_end, value_start) = match colon {
             Some(c) => (c, c + 1),
             None => {
-                self.diag(line_no, DiagnosticKind::MissingSeparator);
+                self.sink
+                    .diagnostic(line_no, DiagnosticKind::MissingSeparator);
                 if self.dialect.is_legacy() {
                     return None;
                 }
@@ -268,83 +395,35 @@ impl<'b> Parser<'b> {
 
     fn user_agent(&mut self, line: u32, value: (usize, usize)) {
         if !self.open || self.seen_rule {
-            let n = self.robots.agents.len() as u32;
-            let r = self.robots.rules.len() as u32;
-            self.robots.groups.push(GroupData {
-                line,
-                agents: (n, n),
-                rules: (r, r),
-                crawl_delay: None,
-                request_rate: None,
-                visit_time: None,
-            });
+            self.sink.group(line);
             self.open = true;
             self.seen_rule = false;
         }
         if self.dialect.is_legacy() {
             // The Lycos variant (robots FAQ): `User-Agent: Copernicus Fred`
             // names two robots.
-            for (a, b) in words(self.body, value) {
-                self.robots.agents.push(span(a, b));
+            for word in words(self.body, value) {
+                self.sink.agent(word);
             }
         } else {
-            self.robots.agents.push(span(value.0, value.1));
-        }
-        let n = self.robots.agents.len() as u32;
-        if let Some(g) = self.robots.groups.last_mut() {
-            g.agents.1 = n;
+            self.sink.agent(value);
         }
     }
 
     fn rule(&mut self, line: u32, kind: RuleKind, value: (usize, usize)) {
         if !self.open {
-            self.diag(line as usize, DiagnosticKind::RuleOutsideGroup);
+            self.sink
+                .diagnostic(line as usize, DiagnosticKind::RuleOutsideGroup);
             return;
         }
         self.seen_rule = true;
         if self.dialect.is_legacy() && value.0 != value.1 {
             // The Lycos variant: `Disallow: /cgi-bin/ /tmp/` is two rules.
-            for (a, b) in words(self.body, value) {
-                self.robots.rules.push(RuleData {
-                    kind,
-                    line,
-                    span: span(a, b),
-                });
+            for word in words(self.body, value) {
+                self.sink.rule(line, kind, word);
             }
         } else {
-            self.robots.rules.push(RuleData {
-                kind,
-                line,
-                span: span(value.0, value.1),
-            });
-        }
-        let n = self.robots.rules.len() as u32;
-        if let Some(g) = self.robots.groups.last_mut() {
-            g.rules.1 = n;
-        }
-    }
-
-    fn extension(&mut self, line: u32, kind: Key, key: (usize, usize), value: (usize, usize)) {
-        if !self.open {
-            self.diag(line as usize, DiagnosticKind::ExtensionOutsideGroup);
-            self.robots.others.push(field(line, key, value));
-            return;
-        }
-        let text = String::from_utf8_lossy(&self.body[value.0..value.1]);
-        let group = self.robots.groups.last_mut().expect("a group is open");
-        let ok = match kind {
-            Key::CrawlDelay => parse_crawl_delay(&text).map(|v| {
-                group.crawl_delay.get_or_insert(v);
-            }),
-            Key::RequestRate => RequestRate::parse(&text).map(|v| {
-                group.request_rate.get_or_insert(v);
-            }),
-            _ => VisitTime::parse(&text).map(|v| {
-                group.visit_time.get_or_insert(v);
-            }),
-        };
-        if ok.is_none() {
-            self.diag(line as usize, DiagnosticKind::InvalidValue);
+            self.sink.rule(line, kind, value);
         }
     }
 }
@@ -412,14 +491,6 @@ fn span(start: usize, end: usize) -> Span {
     Span {
         start: start as u32,
         end: end as u32,
-    }
-}
-
-fn field(line: u32, key: (usize, usize), value: (usize, usize)) -> FieldData {
-    FieldData {
-        line,
-        name: span(key.0, key.1),
-        value: span(value.0, value.1),
     }
 }
 

@@ -277,37 +277,48 @@ impl Glob {
     }
 
     /// Whether the glob matches `text` (the path after the literal prefix).
-    ///
-    /// Taking the leftmost place for each segment is enough: `*` absorbs
-    /// anything, so an earlier end never loses a match. Each search starts
-    /// where the last one ended, so the cost is linear in the path.
-    pub fn matches(&self, arena: &[u8], mut text: &[u8]) -> bool {
-        if text.len() < self.min_len as usize {
+    pub fn matches(&self, arena: &[u8], text: &[u8]) -> bool {
+        text.len() >= self.min_len as usize
+            && segments_match(
+                self.segments
+                    .iter()
+                    .map(|&(a, b)| &arena[a as usize..b as usize]),
+                self.anchored && !self.open_end,
+                text,
+            )
+    }
+}
+
+/// Whether the segments of a pattern's tail (what lies between its `*`s)
+/// occur in `text` in order; with `last_ends` (a `$` not after a `*`), the
+/// last must end `text`.
+///
+/// Taking the leftmost place for each segment is enough: `*` absorbs
+/// anything, so an earlier end never loses a match. Each search starts
+/// where the last one ended, so the cost is linear in the text.
+pub(crate) fn segments_match<'s>(
+    mut segments: impl DoubleEndedIterator<Item = &'s [u8]>,
+    last_ends: bool,
+    mut text: &[u8],
+) -> bool {
+    if last_ends {
+        // The cheapest test first.
+        let Some(last) = segments.next_back() else {
+            return true;
+        };
+        if !text.ends_with(last) {
             return false;
         }
-        let mut segments = self.segments.as_slice();
-        if self.anchored && !self.open_end {
-            // The last segment must end the path: the cheapest test first.
-            let Some((&(a, b), rest)) = segments.split_last() else {
-                return true;
-            };
-            let last = &arena[a as usize..b as usize];
-            if !text.ends_with(last) {
-                return false;
-            }
-            text = &text[..text.len() - last.len()];
-            segments = rest;
-        }
-        let mut pos = 0;
-        for &(a, b) in segments {
-            let seg = &arena[a as usize..b as usize];
-            match find(&text[pos..], seg) {
-                Some(at) => pos += at + seg.len(),
-                None => return false,
-            }
-        }
-        true
+        text = &text[..text.len() - last.len()];
     }
+    let mut pos = 0;
+    for seg in segments {
+        match find(&text[pos..], seg) {
+            Some(at) => pos += at + seg.len(),
+            None => return false,
+        }
+    }
+    true
 }
 
 /// The first occurrence of `needle` in `haystack`. Short needles, the common
