@@ -39,6 +39,7 @@ mod group;
 mod index;
 mod matcher;
 pub mod meta;
+mod oneshot;
 mod parse;
 mod pattern;
 mod robots;
@@ -54,6 +55,8 @@ pub use robots::{Diagnostic, DiagnosticKind, Field, Group, Robots, Rule, RuleKin
 /// Whether `agent` may fetch `url` under the robots.txt `body`, read in the
 /// default dialect ([`Dialect::Rfc9309`]).
 ///
+/// The body is read once, and each rule tried on the URL as it comes:
+/// nothing is copied or compiled, which is the quickest way to one answer.
 /// For more than one question per file, parse once with [`Robots::parse`]
 /// and keep a [`Matcher`].
 ///
@@ -63,7 +66,24 @@ pub use robots::{Diagnostic, DiagnosticKind, Field, Group, Robots, Rule, RuleKin
 /// assert!(!norobots::is_allowed(body, "ExampleBot", "https://example.com/private/x"));
 /// ```
 pub fn is_allowed(body: &[u8], agent: &str, url: &str) -> bool {
-    Robots::parse(body).matcher(agent).is_allowed(url)
+    oneshot::is_allowed(body, &ParseOptions::default(), agent, url)
+}
+
+/// [`is_allowed`] in the dialect, and within the byte limit, that `options`
+/// say: the same answer as
+/// `Robots::parse_with(body, options).matcher(agent).is_allowed(url)`.
+///
+/// ```
+/// use norobots::{Dialect, ParseOptions};
+///
+/// let body = b"User-agent: *\nDisallow: /\nAllow: /public\n";
+/// let draft = ParseOptions::new(Dialect::Draft1996);
+/// // The 1996 draft: the first matching rule decides.
+/// assert!(!norobots::is_allowed_with(body, &draft, "bot", "/public/a"));
+/// assert!(norobots::is_allowed(body, "bot", "/public/a"));
+/// ```
+pub fn is_allowed_with(body: &[u8], options: &ParseOptions, agent: &str, url: &str) -> bool {
+    oneshot::is_allowed(body, options, agent, url)
 }
 
 #[cfg(test)]

@@ -20,12 +20,14 @@ fn seed_cases_hold_in_every_tagged_dialect() {
         let want = case["allowed"].as_bool().unwrap();
         for d in case["dialects"].as_array().unwrap() {
             let dialect: Dialect = d.as_str().unwrap().parse().unwrap();
-            let robots = Robots::parse_with(robots_txt.as_bytes(), &ParseOptions::new(dialect));
+            let options = ParseOptions::new(dialect);
+            let robots = Robots::parse_with(robots_txt.as_bytes(), &options);
             let got = robots.matcher(agent).is_allowed(url);
+            let once = norobots::is_allowed_with(robots_txt.as_bytes(), &options, agent, url);
             *checked.entry(dialect).or_insert(0) += 1;
-            if got != want {
+            if got != want || once != want {
                 failures.push(format!(
-                    "{} [{dialect}]: want {want}, got {got}",
+                    "{} [{dialect}]: want {want}, got {got} (one-shot {once})",
                     case["id"]
                 ));
             }
@@ -66,25 +68,29 @@ fn shared() -> Option<PathBuf> {
     None
 }
 
+/// The one-shot check reads the whole body for each URL, so it is held to
+/// the matcher on every this-many-th URL only.
+const ONE_SHOT_EVERY: usize = 16;
+
 /// Agreement with the reference library on real files; returns (agreeing
-/// URLs, all URLs, disagreements with their file, agent and URL).
+/// URLs, all URLs, disagreements with their file, agent and URL). Also
+/// checks that the one-shot check answers as the matcher does.
 fn corpus_agreement(dialect: Dialect, shared: &Path) -> (usize, usize, Vec<String>) {
     let rows =
         std::fs::read_to_string(shared.join("conformance/google_corpus_verdicts.jsonl")).unwrap();
     let corpus = shared.join("corpus");
     let (mut agree, mut total, mut diffs) = (0, 0, Vec::new());
-    let mut last: Option<(String, Robots)> = None;
+    let mut last: Option<(String, Vec<u8>, Robots)> = None;
+    let mut one_shot = 0;
     for row in rows.lines() {
         let row: Value = serde_json::from_str(row).unwrap();
         let file = row["file"].as_str().unwrap();
-        if last.as_ref().is_none_or(|(f, _)| f != file) {
+        if last.as_ref().is_none_or(|(f, _, _)| f != file) {
             let body = std::fs::read(corpus.join(file)).unwrap();
-            last = Some((
-                file.to_string(),
-                Robots::parse_with(&body, &ParseOptions::new(dialect)),
-            ));
+            let robots = Robots::parse_with(&body, &ParseOptions::new(dialect));
+            last = Some((file.to_string(), body, robots));
         }
-        let robots = &last.as_ref().unwrap().1;
+        let (_, body, robots) = last.as_ref().unwrap();
         let agent = row["agent"].as_str().unwrap();
         let matcher = robots.matcher(agent);
         let urls = std::fs::read(corpus.join(row["urls"].as_str().unwrap())).unwrap();
@@ -93,6 +99,12 @@ fn corpus_agreement(dialect: Dialect, shared: &Path) -> (usize, usize, Vec<Strin
         for (i, &want) in verdicts.iter().enumerate() {
             let url = String::from_utf8_lossy(urls[i]);
             let got = matcher.is_allowed(&url);
+            if total % ONE_SHOT_EVERY == 0 {
+                let once =
+                    norobots::is_allowed_with(body, &ParseOptions::new(dialect), agent, &url);
+                assert_eq!(once, got, "one-shot against matcher: {file} {agent} {url}");
+                one_shot += 1;
+            }
             total += 1;
             if got == (want == b'1') {
                 agree += 1;
@@ -101,6 +113,8 @@ fn corpus_agreement(dialect: Dialect, shared: &Path) -> (usize, usize, Vec<Strin
             }
         }
     }
+    eprintln!("{dialect}: the one-shot check answered as the matcher on {one_shot} URLs");
+    assert!(one_shot >= total / ONE_SHOT_EVERY);
     (agree, total, diffs)
 }
 

@@ -650,9 +650,12 @@ fn agrees_with_reference(
                 );
             }
         }
-        // The three ways to ask agree.
+        // The four ways to ask agree; the one-shot check reads the body
+        // itself, without the matcher.
         prop_assert_eq!(matcher.is_allowed(&url), got.allowed);
         prop_assert_eq!(robots.is_allowed(caller, &url), got.allowed);
+        let once = norobots::is_allowed_with(text.as_bytes(), &ParseOptions::new(d), caller, &url);
+        prop_assert_eq!(once, want.allowed, "one-shot; {}", context);
     }
     Ok(())
 }

@@ -1,0 +1,357 @@
+//! One URL against a body, decided while the body is read: nothing is
+//! copied, kept or compiled.
+//!
+//! A crawler that fetches robots.txt to check a single URL (or a tool that
+//! checks one) has no use for a [`Matcher`](crate::Matcher): building one
+//! costs more than reading the file. Here the line reader hands each rule
+//! to a sink that tries it on the path at once, and keeps only the best
+//! rank for the groups that could apply. The ranks, the path and the rule
+//! reading are the matcher's (`matcher::rank`, `matcher::with_path`), so
+//! both decide alike; a property test holds them to it.
+//!
+//! Trying a `*` rule costs up to the path's length, so a hostile file of
+//! many such rules against a long URL would cost their product. The rules
+//! tried may search the path only so many octets in all, in proportion to
+//! the body; past that the check gives up and builds the matcher, whose
+//! cost is linear in body and URL.
+
+use memchr::memchr;
+
+use crate::agent;
+use crate::matcher::{exempts_robots_txt, rank, with_path};
+use crate::parse::{limit, read, Sink};
+use crate::pattern::{escape_google_pattern, normalize, pattern_needs_rewrite, segments_match};
+use crate::{Dialect, ParseOptions, Robots, RuleKind};
+
+/// Octets of path searching allowed per octet of body (plus [`SLACK`]),
+/// before the check builds the matcher instead. Real files stay far below:
+/// most rules are literal, and literal rules cost nothing against it.
+const BUDGET_PER_OCTET: usize = 4;
+
+/// Searching allowed whatever the body's size.
+const SLACK: usize = 1 << 16;
+
+/// Whether `agent` may fetch `url` under the robots.txt `body`, read as
+/// `options` say: what `Robots::parse_with(body, options).matcher(agent)
+/// .is_allowed(url)` answers, in one pass over the body.
+pub(crate) fn is_allowed(body: &[u8], options: &ParseOptions, agent: &str, url: &str) -> bool {
+    let dialect = options.dialect;
+    with_path(dialect, url, |path| {
+        if exempts_robots_txt(dialect, path) {
+            return true;
+        }
+        let (body, _) = limit(body, options);
+        let mut sink = OneShot {
+            dialect,
+            body,
+            name: agent::caller_name(dialect, agent),
+            path,
+            group: 0,
+            named: false,
+            star: false,
+            first_named: None,
+            first_star: None,
+            for_named: Best::default(),
+            for_star: Best::default(),
+            scratch: Vec::new(),
+            budget: body
+                .len()
+                .saturating_mul(BUDGET_PER_OCTET)
+                .saturating_add(SLACK),
+        };
+        read(body, dialect, &mut sink);
+        if sink.budget == 0 {
+            return Robots::parse_with(body, options)
+                .matcher(agent)
+                .is_allowed(url);
+        }
+        let best = if sink.first_named.is_some() {
+            sink.for_named
+        } else {
+            sink.for_star
+        };
+        best.rank == 0 || best.kind == RuleKind::Allow
+    })
+}
+
+/// The best rule so far among the groups of one kind (those that name the
+/// robot, or the `*` ones), and how many of their rules have been seen.
+#[derive(Clone, Copy)]
+struct Best {
+    rank: u64,
+    kind: RuleKind,
+    rules: u32,
+}
+
+impl Default for Best {
+    fn default() -> Best {
+        Best {
+            rank: 0,
+            kind: RuleKind::Allow,
+            rules: 0,
+        }
+    }
+}
+
+struct OneShot<'a> {
+    dialect: Dialect,
+    body: &'a [u8],
+    name: &'a str,
+    path: &'a [u8],
+    /// The open group's number (from 1), and whether one of its agents
+    /// names the robot, and whether one is `*`.
+    group: u32,
+    named: bool,
+    star: bool,
+    /// The first group that names the robot, and the first `*` group: in
+    /// the legacy dialects only those count (the first matching record
+    /// wins), in the others any group names the robot or none does.
+    first_named: Option<u32>,
+    first_star: Option<u32>,
+    for_named: Best,
+    for_star: Best,
+    /// Room for a pattern that must be rewritten before matching.
+    scratch: Vec<u8>,
+    /// Octets of path the `*` rules may still search; at 0 the check gives
+    /// up (see the module comment).
+    budget: usize,
+}
+
+impl Sink for OneShot<'_> {
+    fn group(&mut self, _line: u32) {
+        self.group += 1;
+        self.named = false;
+        self.star = false;
+    }
+
+    fn agent(&mut self, (a, b): (usize, usize)) {
+        let value = &self.body[a..b];
+        if agent::is_global(self.dialect, value) {
+            self.star = true;
+            self.first_star.get_or_insert(self.group);
+        } else if agent::names(self.dialect, value, self.name) {
+            self.named = true;
+            self.first_named.get_or_insert(self.group);
+        }
+    }
+
+    fn rule(&mut self, _line: u32, kind: RuleKind, (a, b): (usize, usize)) {
+        let legacy = self.dialect.is_legacy();
+        let named = self.named && (!legacy || self.first_named == Some(self.group));
+        // Once a group names the robot, the `*` groups no longer count.
+        let star = self.star
+            && self.first_named.is_none()
+            && (!legacy || self.first_star == Some(self.group));
+        let raw = &self.body[a..b];
+        if !(named || star) || raw.is_empty() || self.budget == 0 {
+            // An empty pattern matches nothing and is not counted (as in
+            // `Matcher::new`).
+            return;
+        }
+        let pattern = if pattern_needs_rewrite(self.dialect, raw) {
+            self.scratch.clear();
+            match self.dialect {
+                Dialect::Google => escape_google_pattern(raw, &mut self.scratch),
+                _ => normalize(self.dialect, raw, &mut self.scratch),
+            }
+            &self.scratch[..]
+        } else {
+            raw
+        };
+        for (take, best) in [(named, &mut self.for_named), (star, &mut self.for_star)] {
+            if !take {
+                continue;
+            }
+            let order = best.rules;
+            best.rules += 1;
+            let budget = &mut self.budget;
+            offer(self.dialect, best, pattern, kind, order, self.path, budget);
+            if self.dialect == Dialect::Google && kind == RuleKind::Allow {
+                // The reference library also allows `/x/` for an Allow of
+                // `/x/index.htm` or `/x/index.html` (or longer).
+                if let Some(slash) = pattern.iter().rposition(|&b| b == b'/') {
+                    if pattern[slash..].starts_with(b"/index.htm") {
+                        let dir = &pattern[..=slash];
+                        let rank = rank(self.dialect, dir.len() + 1, kind, order);
+                        if rank > best.rank && matches(self.dialect, dir, true, self.path, budget) {
+                            best.rank = rank;
+                            best.kind = kind;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Makes the rule `best` if it outranks it and matches `path`.
+fn offer(
+    dialect: Dialect,
+    best: &mut Best,
+    pattern: &[u8],
+    kind: RuleKind,
+    order: u32,
+    path: &[u8],
+    budget: &mut usize,
+) {
+    let rank = rank(dialect, pattern.len(), kind, order);
+    if rank <= best.rank {
+        // Cannot win: not worth a look at the path.
+        return;
+    }
+    let (pattern, anchored) = match pattern.split_last() {
+        Some((b'$', rest)) if !dialect.is_legacy() => (rest, true),
+        _ => (pattern, false),
+    };
+    if matches(dialect, pattern, anchored, path, budget) {
+        best.rank = rank;
+        best.kind = kind;
+    }
+}
+
+/// Whether `pattern` (without its closing `$`, which `anchored` stands
+/// for) matches `path`, as the matcher's trie and globs decide. A search
+/// past the literal prefix is paid from `budget`; when that runs out the
+/// answer is `false` and `budget` 0.
+fn matches(
+    dialect: Dialect,
+    pattern: &[u8],
+    anchored: bool,
+    path: &[u8],
+    budget: &mut usize,
+) -> bool {
+    let star = if dialect.is_legacy() {
+        None
+    } else {
+        memchr(b'*', pattern)
+    };
+    let Some(star) = star else {
+        return if anchored {
+            path == pattern
+        } else {
+            path.starts_with(pattern)
+        };
+    };
+    let (literal, tail) = pattern.split_at(star);
+    if !path.starts_with(literal) {
+        return false;
+    }
+    let cost = path.len() - star;
+    if cost > *budget {
+        *budget = 0;
+        return false;
+    }
+    *budget -= cost;
+    let open_end = tail.last() == Some(&b'*');
+    segments_match(
+        tail.split(|&b| b == b'*').filter(|s| !s.is_empty()),
+        anchored && !open_end,
+        &path[star..],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_allowed;
+    use crate::{Dialect, ParseOptions, Robots};
+
+    fn both(d: Dialect, body: &str, agent: &str, url: &str) -> bool {
+        let options = ParseOptions::new(d);
+        let compiled = Robots::parse_with(body.as_bytes(), &options)
+            .matcher(agent)
+            .is_allowed(url);
+        let once = is_allowed(body.as_bytes(), &options, agent, url);
+        assert_eq!(once, compiled, "{d} {agent} {url} in {body:?}");
+        once
+    }
+
+    // RFC 9309 2.2.2: the longest match wins, Allow on a tie; groups that
+    // name the robot are merged, and `*` counts only when none does, even
+    // when the named group comes after the `*` group.
+    #[test]
+    fn a_named_group_after_the_star_group_still_wins() {
+        let body =
+            "User-agent: *\nDisallow: /\n\nUser-agent: FooBot\nDisallow: /foo\nAllow: /foo/ok\n";
+        assert!(both(Dialect::Rfc9309, body, "FooBot/2.1", "/bar"));
+        assert!(!both(Dialect::Rfc9309, body, "FooBot", "/foo/x"));
+        assert!(both(Dialect::Rfc9309, body, "FooBot", "/foo/ok/x"));
+        assert!(!both(Dialect::Rfc9309, body, "BarBot", "/bar"));
+    }
+
+    // Draft 3.2.1 and the 1994 text: the first matching record, and in it
+    // the first matching rule, decide.
+    #[test]
+    fn legacy_takes_the_first_record_and_its_first_rule() {
+        let body = "User-agent: foobot\nDisallow: /a\nAllow: /a/b\n\nUser-agent: foobot\nAllow: /\n\nUser-agent: *\nDisallow: /\n";
+        for d in [Dialect::Draft1996, Dialect::Norobots1994] {
+            assert!(!both(d, body, "FooBot/1.0", "/a/b"));
+            assert!(both(d, body, "FooBot/1.0", "/c"));
+            assert!(!both(d, body, "other", "/c"));
+        }
+    }
+
+    #[test]
+    fn wildcards_anchors_and_rewrites_decide_as_compiled() {
+        let body = "User-agent: *\nDisallow: /*.pdf$\nDisallow: /a%62*%63d\nAllow: /caf\u{e9}/\nDisallow: /caf\u{e9}\nAllow: /x/index.html\nDisallow: /x/\n";
+        for d in Dialect::ALL {
+            for url in [
+                "/doc/a.pdf",
+                "/doc/a.pdf?x",
+                "/ab-cd",
+                "/a%62-%63d",
+                "/caf%C3%A9/",
+                "/caf%C3%A9x",
+                "/x/",
+                "/x/y",
+                "https://h.example/robots.txt",
+                "http://h.example?q",
+            ] {
+                both(d, body, "bot", url);
+            }
+        }
+    }
+
+    // Many `*` rules against a long path would cost their product; past a
+    // budget the check builds the matcher, and answers as it does.
+    #[test]
+    fn many_wildcard_rules_against_a_long_path_fall_back_to_the_matcher() {
+        let mut body = String::from("User-agent: *\n");
+        for i in 0..200 {
+            body.push_str(&format!("Disallow: /*q{i}x\n"));
+        }
+        body.push_str("Disallow: /*zz$\n");
+        let path = format!("/{}zz", "a".repeat(100_000));
+        let mut sink_budget_ran_out = false;
+        for d in [Dialect::Rfc9309, Dialect::Google] {
+            assert!(!both(d, &body, "bot", &path));
+            assert!(both(d, &body, "bot", &format!("{path}?")));
+            let options = ParseOptions::new(d);
+            let mut sink = super::OneShot {
+                dialect: d,
+                body: body.as_bytes(),
+                name: "bot",
+                path: path.as_bytes(),
+                group: 0,
+                named: false,
+                star: false,
+                first_named: None,
+                first_star: None,
+                for_named: super::Best::default(),
+                for_star: super::Best::default(),
+                scratch: Vec::new(),
+                budget: body.len() * super::BUDGET_PER_OCTET + super::SLACK,
+            };
+            crate::parse::read(body.as_bytes(), options.dialect, &mut sink);
+            sink_budget_ran_out |= sink.budget == 0;
+        }
+        assert!(sink_budget_ran_out, "the test must reach the fallback");
+    }
+
+    #[test]
+    fn a_body_past_the_limit_is_not_read() {
+        let body = "User-agent: *\nDisallow: /a\nDisallow: /b\n";
+        let options = ParseOptions::new(Dialect::Rfc9309).max_bytes(27);
+        assert!(!is_allowed(body.as_bytes(), &options, "bot", "/a"));
+        assert!(is_allowed(body.as_bytes(), &options, "bot", "/b"));
+    }
+}
