@@ -15,6 +15,7 @@
 //! | name                  | crate                     | what is built per file           |
 //! | --------------------- | ------------------------- | -------------------------------- |
 //! | `norobots`            | this workspace            | `Robots`, then a `Matcher`       |
+//! | `norobots-oneshot`    | this workspace            | nothing: `norobots::is_allowed`  |
 //! | `fast-robots-plain`   | `fast-robots` 0.1.5       | `RobotsTxt` (checks scan it)     |
 //! | `fast-robots-matcher` | `fast-robots` 0.1.5       | `RobotsTxt`, then `matcher()`    |
 //! | `texting_robots`      | `texting_robots` 0.2.2    | `Robot` (one regex per rule)     |
@@ -310,6 +311,11 @@ pub trait Engine {
     /// warm benchmark gives such engines a subset of the files.
     const REPARSES_ON_CHECK: bool = false;
 
+    /// `false` for an engine that keeps nothing from a file between checks
+    /// and has no parse pass of its own to time (the one-shot check): the
+    /// parse+compile benchmark would time nothing for it.
+    const IN_PARSE_COMPILE: bool = true;
+
     /// What [`Engine::parse`] produces; may borrow the doc.
     type Parsed<'a>;
 
@@ -361,6 +367,7 @@ pub trait EngineVisitor {
 /// of engines; benches and tests go through it.
 pub fn for_each_engine(visitor: &mut impl EngineVisitor) {
     visitor.visit::<NoRobots>();
+    visitor.visit::<NoRobotsOneShot>();
     visitor.visit::<FastRobotsPlain>();
     visitor.visit::<FastRobotsMatcher>();
     visitor.visit::<TextingRobots>();
@@ -370,6 +377,14 @@ pub fn for_each_engine(visitor: &mut impl EngineVisitor) {
 
 /// Name of our own engine, as it appears in criterion's output.
 pub const NOROBOTS: &str = NoRobots::NAME;
+
+/// Name of our one-shot check, as it appears in criterion's output.
+pub const NOROBOTS_ONESHOT: &str = NoRobotsOneShot::NAME;
+
+/// Whether `engine` (a name in criterion's output) is one of ours.
+pub fn is_ours(engine: &str) -> bool {
+    engine == NOROBOTS || engine == NOROBOTS_ONESHOT
+}
 
 /// `norobots`: `Robots::parse` then `matcher(agent)`; checks take full URLs.
 pub struct NoRobots;
@@ -389,6 +404,31 @@ impl Engine for NoRobots {
 
     fn check(compiled: &norobots::Matcher, url: &str) -> bool {
         compiled.is_allowed(url)
+    }
+}
+
+/// `norobots::is_allowed(body, agent, url)`: each check reads the body once
+/// and keeps nothing, the API for one question per file (as
+/// `fast-robots-plain` is fast-robots' for one-off checks).
+pub struct NoRobotsOneShot;
+
+impl Engine for NoRobotsOneShot {
+    const NAME: &'static str = "norobots-oneshot";
+    const REPARSES_ON_CHECK: bool = true;
+    const IN_PARSE_COMPILE: bool = false;
+    type Parsed<'a> = &'a [u8];
+    type Compiled<'p> = (&'p [u8], &'p str);
+
+    fn parse(doc: &Doc) -> &[u8] {
+        &doc.body
+    }
+
+    fn compile<'p>(parsed: &'p &[u8], agent: &'p str) -> (&'p [u8], &'p str) {
+        (parsed, agent)
+    }
+
+    fn check((body, agent): &Self::Compiled<'_>, url: &str) -> bool {
+        norobots::is_allowed(body, agent, url)
     }
 }
 
@@ -634,7 +674,7 @@ mod tests {
         }
         let mut check = Check(Vec::new());
         for_each_engine(&mut check);
-        assert_eq!(check.0.len(), 6);
+        assert_eq!(check.0.len(), 7);
         assert_eq!(check.0[0], NOROBOTS);
     }
 
