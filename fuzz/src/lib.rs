@@ -109,6 +109,16 @@ pub fn run(dialect: Dialect, data: &[u8]) {
             );
         }
     }
+    // The one-shot check reads the body itself: it must answer as the
+    // matcher does, whatever the body.
+    let options = ParseOptions::new(dialect);
+    for url in &urls {
+        assert_eq!(
+            norobots::is_allowed_with(body, &options, &agent, url),
+            matcher.is_allowed(url),
+            "one-shot and matcher disagree on {url:?}"
+        );
+    }
     if matches!(dialect, Dialect::Draft1996 | Dialect::Rfc9309) {
         // Draft 3.1 and RFC 9309 2.2.2: /robots.txt is always allowed.
         for url in ["/robots.txt", "https://example.com/robots.txt?x=1"] {
@@ -135,6 +145,14 @@ pub fn run(dialect: Dialect, data: &[u8]) {
     );
     let prefix = Robots::parse_with(&body[..limit], &ParseOptions::new(dialect));
     assert_eq!(check_views(&cut, limit), check_views(&prefix, limit));
+    if let Some(url) = urls.first() {
+        let options = ParseOptions::new(dialect).max_bytes(limit);
+        assert_eq!(
+            norobots::is_allowed_with(body, &options, &agent, url),
+            cut.matcher(&agent).is_allowed(url),
+            "one-shot and matcher disagree on {url:?} under a byte limit"
+        );
+    }
 }
 
 /// The pattern with `*` filled in and a final `$` dropped, twice: with
