@@ -8,7 +8,7 @@ use memchr::memchr2;
 
 use crate::group::{parse_crawl_delay, RequestRate, VisitTime};
 use crate::robots::{FieldData, GroupData, RuleData, Span};
-use crate::scan::find_any;
+use crate::scan::find_line_stop;
 use crate::{Diagnostic, DiagnosticKind, Dialect, Robots, RuleKind};
 
 /// How to read a body: the dialect and a byte limit.
@@ -456,8 +456,8 @@ fn scan_line(body: &[u8], start: usize) -> Line {
     // then, past a comment or NUL, only the end of the line matters.
     let stop = loop {
         let found = match line.colon {
-            None => find_any(&body[i..], *b"\n\r\0#:"),
-            Some(_) => find_any(&body[i..], *b"\n\r\0#"),
+            None => find_line_stop::<true>(&body[i..]),
+            Some(_) => find_line_stop::<false>(&body[i..]),
         };
         let Some(k) = found else { break None };
         let at = i + k;

@@ -45,6 +45,44 @@ pub(crate) fn find_any_or_high<const N: usize, const HIGH: bool>(
         .map(|i| at + i)
 }
 
+/// The first octet of `bytes` that stops a robots.txt line's scan: an end
+/// of line (LF, CR), a NUL, a `#`, and when `COLON`, a `:`.
+///
+/// Robots.txt is read line by line and this is where the reader spends
+/// most of its time, so the three control octets are found with one test
+/// ("below 14") instead of three: eight octets take three tests, not five.
+/// The few other control octets below 14 (a tab, say) are passed over one
+/// at a time.
+#[inline]
+pub(crate) fn find_line_stop<const COLON: bool>(bytes: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let zero_in = |x: u64| x.wrapping_sub(LO) & !x & HI;
+    let is_stop = |b: u8| matches!(b, b'\n' | b'\r' | 0 | b'#') || (COLON && b == b':');
+    let mut at = 0;
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().expect("eight octets"));
+        // Below 14 (the lowest flag is exact), `#`, `:`.
+        let mut hits = w.wrapping_sub(LO * 14) & !w & HI;
+        hits |= zero_in(w ^ (LO * u64::from(b'#')));
+        if COLON {
+            hits |= zero_in(w ^ (LO * u64::from(b':')));
+        }
+        if hits == 0 {
+            at += 8;
+            continue;
+        }
+        // Only the lowest flag is sure; a tab or the like means "look again
+        // from the next octet".
+        let i = at + hits.trailing_zeros() as usize / 8;
+        if is_stop(bytes[i]) {
+            return Some(i);
+        }
+        at = i + 1;
+    }
+    bytes[at..].iter().position(|&b| is_stop(b)).map(|i| at + i)
+}
+
 /// Whether `bytes` holds a `%` or a non-ASCII octet: the octets that make
 /// a path or pattern need rewriting.
 pub(crate) fn has_percent_or_non_ascii(bytes: &[u8]) -> bool {
@@ -115,6 +153,36 @@ mod tests {
                 "{s:?}"
             );
             assert_eq!(find_any_or_high::<2, true>(s, *b"#%"), want_high, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn line_stops_are_found_past_other_control_octets() {
+        let naive = |s: &[u8], colon: bool| {
+            s.iter()
+                .position(|&b| matches!(b, b'\n' | b'\r' | 0 | b'#') || (colon && b == b':'))
+        };
+        let mut cases: Vec<Vec<u8>> = vec![
+            b"".to_vec(),
+            b"Disallow: /a\n".to_vec(),
+            b"Disallow\t\t\t\t\t\t\t\t\t: /a\r\n".to_vec(),
+            b"\x0b\x0c\x01\x0d".to_vec(),
+            b"abcdefgh\tijklmnop\x00".to_vec(),
+            b"no stop at all here, none".to_vec(),
+            b"\x0e\x0f\x1f\x22\x24\x39\x3b#".to_vec(),
+        ];
+        // Every octet at every offset of a word, behind a run of tabs.
+        for b in 0..=255u8 {
+            for pad in 0..10 {
+                let mut s = vec![b'\t'; pad];
+                s.push(b);
+                s.extend_from_slice(b"xyz");
+                cases.push(s);
+            }
+        }
+        for s in &cases {
+            assert_eq!(find_line_stop::<true>(s), naive(s, true), "{s:?}");
+            assert_eq!(find_line_stop::<false>(s), naive(s, false), "{s:?}");
         }
     }
 
