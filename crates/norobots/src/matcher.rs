@@ -19,7 +19,7 @@ use memchr::memchr;
 use crate::agent;
 use crate::index::{TailIndex, MIN_TAILS};
 use crate::pattern::{
-    escape_google_pattern, normalize, path_of, pattern_needs_rewrite, ByteSet, Glob,
+    escape_google_pattern, index_html_dir, normalize, path_of, pattern_needs_rewrite, ByteSet, Glob,
 };
 use crate::scan::common_prefix;
 use crate::{Dialect, Robots, RuleKind};
@@ -293,18 +293,12 @@ impl Matcher {
                     (raw, rule.span.start)
                 };
                 m.add_rule(&mut build, pattern, at, rule.kind, order);
-                if dialect == Dialect::Google && rule.kind == RuleKind::Allow {
-                    // The reference library also allows `/x/` for an Allow
-                    // of `/x/index.htm` or `/x/index.html` (or longer).
-                    if let Some(slash) = pattern.iter().rposition(|&b| b == b'/') {
-                        if pattern[slash..].starts_with(b"/index.htm") {
-                            let mut dir = pattern[..=slash].to_vec();
-                            dir.push(b'$');
-                            // The `$` is not part of any span: the rest
-                            // lies where the pattern does.
-                            m.add_rule(&mut build, &dir, at, rule.kind, order);
-                        }
-                    }
+                if let Some(dir) = index_html_dir(dialect, rule.kind, pattern) {
+                    let mut dir = dir.to_vec();
+                    dir.push(b'$');
+                    // The `$` is not part of any span: the rest lies where
+                    // the pattern does.
+                    m.add_rule(&mut build, &dir, at, rule.kind, order);
                 }
             }
         }

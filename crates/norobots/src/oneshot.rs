@@ -20,7 +20,9 @@ use memchr::memchr;
 use crate::agent;
 use crate::matcher::{exempts_robots_txt, rank, with_path};
 use crate::parse::{limit, read, Sink};
-use crate::pattern::{escape_google_pattern, normalize, pattern_needs_rewrite, segments_match};
+use crate::pattern::{
+    escape_google_pattern, index_html_dir, normalize, pattern_needs_rewrite, segments_match,
+};
 use crate::scan::common_prefix;
 use crate::{Dialect, ParseOptions, Robots, RuleKind};
 
@@ -177,18 +179,11 @@ impl Sink for OneShot<'_> {
             best.rules += 1;
             let budget = &mut self.budget;
             offer(self.dialect, best, pattern, kind, order, self.path, budget);
-            if self.dialect == Dialect::Google && kind == RuleKind::Allow {
-                // The reference library also allows `/x/` for an Allow of
-                // `/x/index.htm` or `/x/index.html` (or longer).
-                if let Some(slash) = pattern.iter().rposition(|&b| b == b'/') {
-                    if pattern[slash..].starts_with(b"/index.htm") {
-                        let dir = &pattern[..=slash];
-                        let rank = rank(self.dialect, dir.len() + 1, kind, order);
-                        if rank > best.rank && matches(self.dialect, dir, true, self.path, budget) {
-                            best.rank = rank;
-                            best.kind = kind;
-                        }
-                    }
+            if let Some(dir) = index_html_dir(self.dialect, kind, pattern) {
+                let rank = rank(self.dialect, dir.len() + 1, kind, order);
+                if rank > best.rank && matches(self.dialect, dir, true, self.path, budget) {
+                    best.rank = rank;
+                    best.kind = kind;
                 }
             }
         }

@@ -4,7 +4,7 @@
 use memchr::{memchr, memmem};
 
 use crate::scan::{find_any, find_any_or_high, has_percent_or_non_ascii};
-use crate::Dialect;
+use crate::{Dialect, RuleKind};
 
 /// The part of a URL that rules match: path, `;params` and `?query`, without
 /// the fragment, `/` when empty.
@@ -287,6 +287,19 @@ impl Glob {
                 text,
             )
     }
+}
+
+/// The directory that an `Allow` of `pattern` also allows in `google`: the
+/// reference library allows `/x/` for an Allow of `/x/index.htm` or
+/// `/x/index.html` (or longer), as if `Allow: /x/$` were written too.
+pub(crate) fn index_html_dir(dialect: Dialect, kind: RuleKind, pattern: &[u8]) -> Option<&[u8]> {
+    if dialect != Dialect::Google || kind != RuleKind::Allow {
+        return None;
+    }
+    let slash = pattern.iter().rposition(|&b| b == b'/')?;
+    pattern[slash..]
+        .starts_with(b"/index.htm")
+        .then(|| &pattern[..=slash])
 }
 
 /// Whether the segments of a pattern's tail (what lies between its `*`s)
