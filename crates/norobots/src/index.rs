@@ -220,10 +220,12 @@ impl TailIndex {
             })
             .collect();
         let mut starts = Vec::with_capacity(set as usize + 1);
+        let mut last = None;
         for (at, &(gram, _)) in index.filed.iter().enumerate() {
-            let slot = hash(gram, shift);
-            if at == 0 || hash(index.filed[at - 1].0, shift) != slot {
+            let slot = Some(hash(gram, shift));
+            if slot != last {
                 starts.push(at as u32);
+                last = slot;
             }
         }
         starts.push(index.filed.len() as u32);

@@ -14,13 +14,9 @@ use std::cell::RefCell;
 use std::fmt;
 use std::sync::Arc;
 
-use memchr::memchr;
-
 use crate::agent;
 use crate::index::{TailIndex, MIN_TAILS};
-use crate::pattern::{
-    escape_google_pattern, index_html_dir, normalize, path_of, pattern_needs_rewrite, ByteSet, Glob,
-};
+use crate::pattern::{index_html_rule, normalize, path_of, rewrite_pattern, ByteSet, Glob, Parts};
 use crate::scan::common_prefix;
 use crate::{Dialect, Robots, RuleKind};
 
@@ -276,12 +272,8 @@ impl Matcher {
                     lossy,
                 });
                 // Most patterns are already in canonical form: no copy then.
-                let (pattern, at) = if pattern_needs_rewrite(dialect, raw) {
-                    let start = rewritten.len();
-                    match dialect {
-                        Dialect::Google => escape_google_pattern(raw, &mut rewritten),
-                        _ => normalize(dialect, raw, &mut rewritten),
-                    }
+                let start = rewritten.len();
+                let (pattern, at) = if rewrite_pattern(dialect, raw, &mut rewritten) {
                     if body_len + rewritten.len() >= u32::MAX as usize {
                         // Spans are u32; only a body of gigaoctets gets here.
                         rewritten.truncate(start);
@@ -292,13 +284,12 @@ impl Matcher {
                 } else {
                     (raw, rule.span.start)
                 };
-                m.add_rule(&mut build, pattern, at, rule.kind, order);
-                if let Some(dir) = index_html_dir(dialect, rule.kind, pattern) {
-                    let mut dir = dir.to_vec();
-                    dir.push(b'$');
-                    // The `$` is not part of any span: the rest lies where
-                    // the pattern does.
-                    m.add_rule(&mut build, &dir, at, rule.kind, order);
+                let ranked = rank(dialect, pattern.len(), rule.kind, order);
+                m.add_rule(&mut build, Parts::of(dialect, pattern), at, ranked);
+                if let Some((dir, len)) = index_html_rule(dialect, rule.kind, pattern) {
+                    // A prefix of the pattern: it lies where the pattern does.
+                    let ranked = rank(dialect, len, rule.kind, order);
+                    m.add_rule(&mut build, dir, at, ranked);
                 }
             }
         }
@@ -309,20 +300,10 @@ impl Matcher {
         m
     }
 
-    /// Adds a rule whose pattern (after any rewrite) is `pattern`, which
-    /// lies at `at` in the arena that `Matcher::new` puts together.
-    fn add_rule(&mut self, build: &mut Build, pattern: &[u8], at: u32, kind: RuleKind, order: u32) {
-        let rank = rank(self.dialect, pattern.len(), kind, order);
-        let (body, anchored) = match pattern.split_last() {
-            Some((b'$', rest)) if !self.dialect.is_legacy() => (rest, true),
-            _ => (pattern, false),
-        };
-        let star = if self.dialect.is_legacy() {
-            None
-        } else {
-            memchr(b'*', body)
-        };
-        let literal = &body[..star.unwrap_or(body.len())];
+    /// Adds a rule of rank `rank` whose pattern (after any rewrite) lies at
+    /// `at` in the arena that `Matcher::new` puts together.
+    fn add_rule(&mut self, build: &mut Build, parts: Parts<'_>, at: u32, rank: u64) {
+        let literal = parts.literal;
         let key = (at, at + literal.len() as u32);
         // Big-endian, so that heads order as the keys do.
         let head = u64::from_be_bytes(first_eight(literal));
@@ -334,30 +315,31 @@ impl Matcher {
                 what,
             })
         };
-        let Some(star) = star else {
-            push(if anchored { What::Exact } else { What::Prefix });
+        if parts.tail.is_empty() {
+            push(if parts.anchored {
+                What::Exact
+            } else {
+                What::Prefix
+            });
             return;
-        };
-        // Spans of `body` for now; the glob moves them to `at` below.
-        let mut segments = Vec::new();
-        let mut start = star;
-        for end in memchr::memchr_iter(b'*', &body[star + 1..])
-            .map(|i| star + 1 + i)
-            .chain([body.len()])
-        {
-            if end > start + 1 {
-                segments.push((start as u32 + 1, end as u32));
-            }
-            start = end;
         }
+        // Spans of the tail for now; the glob moves them into the arena.
+        let base = parts.tail.as_ptr() as usize;
+        let segments: Vec<(u32, u32)> = parts
+            .segments()
+            .map(|seg| {
+                let a = seg.as_ptr() as usize - base;
+                (a as u32, (a + seg.len()) as u32)
+            })
+            .collect();
         if segments.is_empty() {
             // `/a*`, `/a*$` and `/a**` match whatever follows the prefix.
             push(What::Prefix);
             return;
         }
-        let open_end = body.last() == Some(&b'*');
-        let mut glob = Glob::new(body, segments, anchored, open_end);
-        glob.shift(at);
+        let open_end = parts.tail.last() == Some(&b'*');
+        let mut glob = Glob::new(parts.tail, segments, parts.anchored, open_end);
+        glob.shift(key.1);
         push(What::Tail(build.globs.len() as u32));
         build.globs.push(glob);
     }
@@ -907,14 +889,12 @@ mod tests {
         }
     }
 
-    // A node with more children than `WIDE` finds them through a table of
-    // positions, where 0 also stands for "no child": the octet found there
-    // must still be checked.
+    // A node's child is found by a scan, a bisection or a table of positions
+    // (where 0 also stands for "no child"), by how many children it has:
+    // each size around those bounds, and octets (NUL, the count itself)
+    // that a lookup could mistake for a child.
     #[test]
     fn a_node_with_many_children_finds_each_and_only_them() {
-        // A node's child is found by a scan, a bisection or a table, by how
-        // many children it has: each size around those bounds, and octets
-        // (NUL, the count itself) that a lookup could mistake for a child.
         let all: Vec<char> = ('0'..='9').chain('A'..='Z').chain('a'..='z').collect();
         for n in [1, 2, 8, 9, WIDE, WIDE + 1, all.len()] {
             let octets = &all[..n];
@@ -1008,13 +988,12 @@ mod tests {
         assert!(allowed(Dialect::Draft1996, body, "bot", "/b"));
     }
 
-    // dialects.md, google: an Allow of /x/index.html also allows /x/.
+    // Rewritten patterns (RFC 9309 2.2.2: `%xx` of unreserved octets compare
+    // decoded; the reference library escapes non-ASCII) lie past the body,
+    // plain ones in it: both kinds, with and without `*`, must read their
+    // own octets.
     #[test]
     fn rewritten_patterns_follow_the_body_in_the_arena() {
-        // Rewritten patterns (RFC 9309 2.2.2: `%xx` of unreserved octets
-        // compare decoded; the reference library escapes non-ASCII) lie past
-        // the body, plain ones in it: both kinds, with and without `*`, must
-        // read their own octets.
         let body = "User-agent: *\nDisallow: /pl*ain\nDisallow: /a%62*%63d\n\
                     Allow: /caf\u{e9}/*.html\nDisallow: /caf\u{e9}/\nDisallow: /tail*x$\n";
         for d in [Dialect::Rfc9309, Dialect::Google] {
@@ -1036,6 +1015,7 @@ mod tests {
         assert_eq!(m.check("/plain").rule.unwrap().pattern, "/pl*ain");
     }
 
+    // dialects.md, google: an Allow of /x/index.html also allows /x/.
     #[test]
     fn google_index_html_allows_directory() {
         let body = "User-agent: *\nDisallow: /x/\nAllow: /x/index.html\n";

@@ -15,14 +15,10 @@
 //! the body; past that the check gives up and builds the matcher, whose
 //! cost is linear in body and URL.
 
-use memchr::memchr;
-
 use crate::agent;
 use crate::matcher::{exempts_robots_txt, rank, with_path};
 use crate::parse::{limit, read, Sink};
-use crate::pattern::{
-    escape_google_pattern, index_html_dir, normalize, pattern_needs_rewrite, segments_match,
-};
+use crate::pattern::{index_html_rule, rewrite_pattern, segments_match, Parts};
 use crate::scan::common_prefix;
 use crate::{Dialect, ParseOptions, Robots, RuleKind};
 
@@ -44,24 +40,7 @@ pub(crate) fn is_allowed(body: &[u8], options: &ParseOptions, agent: &str, url: 
             return true;
         }
         let (body, _) = limit(body, options);
-        let mut sink = OneShot {
-            dialect,
-            body,
-            name: agent::caller_name(dialect, agent),
-            path,
-            group: 0,
-            named: false,
-            star: false,
-            first_named: None,
-            first_star: None,
-            for_named: Best::default(),
-            for_star: Best::default(),
-            scratch: Vec::new(),
-            budget: body
-                .len()
-                .saturating_mul(BUDGET_PER_OCTET)
-                .saturating_add(SLACK),
-        };
+        let mut sink = OneShot::new(dialect, body, agent::caller_name(dialect, agent), path);
         read(body, dialect, &mut sink);
         if sink.budget == 0 {
             return Robots::parse_with(body, options)
@@ -120,6 +99,29 @@ struct OneShot<'a> {
     budget: usize,
 }
 
+impl<'a> OneShot<'a> {
+    fn new(dialect: Dialect, body: &'a [u8], name: &'a str, path: &'a [u8]) -> OneShot<'a> {
+        OneShot {
+            dialect,
+            body,
+            name,
+            path,
+            group: 0,
+            named: false,
+            star: false,
+            first_named: None,
+            first_star: None,
+            for_named: Best::default(),
+            for_star: Best::default(),
+            scratch: Vec::new(),
+            budget: body
+                .len()
+                .saturating_mul(BUDGET_PER_OCTET)
+                .saturating_add(SLACK),
+        }
+    }
+}
+
 impl Sink for OneShot<'_> {
     fn group(&mut self, _line: u32) {
         self.group += 1;
@@ -161,12 +163,8 @@ impl Sink for OneShot<'_> {
             self.for_star.rules += u32::from(star);
             return;
         }
-        let pattern = if pattern_needs_rewrite(self.dialect, raw) {
-            self.scratch.clear();
-            match self.dialect {
-                Dialect::Google => escape_google_pattern(raw, &mut self.scratch),
-                _ => normalize(self.dialect, raw, &mut self.scratch),
-            }
+        self.scratch.clear();
+        let pattern = if rewrite_pattern(self.dialect, raw, &mut self.scratch) {
             &self.scratch[..]
         } else {
             raw
@@ -177,14 +175,12 @@ impl Sink for OneShot<'_> {
             }
             let order = best.rules;
             best.rules += 1;
-            let budget = &mut self.budget;
-            offer(self.dialect, best, pattern, kind, order, self.path, budget);
-            if let Some(dir) = index_html_dir(self.dialect, kind, pattern) {
-                let rank = rank(self.dialect, dir.len() + 1, kind, order);
-                if rank > best.rank && matches(self.dialect, dir, true, self.path, budget) {
-                    best.rank = rank;
-                    best.kind = kind;
-                }
+            let parts = Parts::of(self.dialect, pattern);
+            let ranked = rank(self.dialect, pattern.len(), kind, order);
+            offer(best, parts, ranked, kind, self.path, &mut self.budget);
+            if let Some((dir, len)) = index_html_rule(self.dialect, kind, pattern) {
+                let ranked = rank(self.dialect, len, kind, order);
+                offer(best, dir, ranked, kind, self.path, &mut self.budget);
             }
         }
     }
@@ -204,68 +200,42 @@ fn cannot_match(raw: &[u8], path: &[u8]) -> bool {
 
 /// Makes the rule `best` if it outranks it and matches `path`.
 fn offer(
-    dialect: Dialect,
     best: &mut Best,
-    pattern: &[u8],
+    parts: Parts<'_>,
+    rank: u64,
     kind: RuleKind,
-    order: u32,
     path: &[u8],
     budget: &mut usize,
 ) {
-    let rank = rank(dialect, pattern.len(), kind, order);
-    if rank <= best.rank {
-        // Cannot win: not worth a look at the path.
-        return;
-    }
-    let (pattern, anchored) = match pattern.split_last() {
-        Some((b'$', rest)) if !dialect.is_legacy() => (rest, true),
-        _ => (pattern, false),
-    };
-    if matches(dialect, pattern, anchored, path, budget) {
+    // One that cannot win is not worth a look at the path.
+    if rank > best.rank && matches(parts, path, budget) {
         best.rank = rank;
         best.kind = kind;
     }
 }
 
-/// Whether `pattern` (without its closing `$`, which `anchored` stands
-/// for) matches `path`, as the matcher's trie and globs decide. A search
-/// past the literal prefix is paid from `budget`; when that runs out the
-/// answer is `false` and `budget` 0.
-fn matches(
-    dialect: Dialect,
-    pattern: &[u8],
-    anchored: bool,
-    path: &[u8],
-    budget: &mut usize,
-) -> bool {
-    let star = if dialect.is_legacy() {
-        None
-    } else {
-        memchr(b'*', pattern)
-    };
-    let Some(star) = star else {
-        return if anchored {
-            path == pattern
+/// Whether the pattern cut as `parts` matches `path`, as the matcher's trie
+/// and globs decide. A search past the literal prefix is paid from
+/// `budget`; when that runs out the answer is `false` and `budget` 0.
+fn matches(parts: Parts<'_>, path: &[u8], budget: &mut usize) -> bool {
+    let literal = parts.literal;
+    if parts.tail.is_empty() {
+        return if parts.anchored {
+            path == literal
         } else {
-            path.starts_with(pattern)
+            path.starts_with(literal)
         };
-    };
-    let (literal, tail) = pattern.split_at(star);
+    }
     if !path.starts_with(literal) {
         return false;
     }
-    let cost = path.len() - star;
+    let cost = path.len() - literal.len();
     if cost > *budget {
         *budget = 0;
         return false;
     }
     *budget -= cost;
-    let open_end = tail.last() == Some(&b'*');
-    segments_match(
-        tail.split(|&b| b == b'*').filter(|s| !s.is_empty()),
-        anchored && !open_end,
-        &path[star..],
-    )
+    segments_match(parts.segments(), parts.last_ends(), &path[literal.len()..])
 }
 
 #[cfg(test)]
@@ -344,21 +314,7 @@ mod tests {
             assert!(!both(d, &body, "bot", &path));
             assert!(both(d, &body, "bot", &format!("{path}?")));
             let options = ParseOptions::new(d);
-            let mut sink = super::OneShot {
-                dialect: d,
-                body: body.as_bytes(),
-                name: "bot",
-                path: path.as_bytes(),
-                group: 0,
-                named: false,
-                star: false,
-                first_named: None,
-                first_star: None,
-                for_named: super::Best::default(),
-                for_star: super::Best::default(),
-                scratch: Vec::new(),
-                budget: body.len() * super::BUDGET_PER_OCTET + super::SLACK,
-            };
+            let mut sink = super::OneShot::new(d, body.as_bytes(), "bot", path.as_bytes());
             crate::parse::read(body.as_bytes(), options.dialect, &mut sink);
             sink_budget_ran_out |= sink.budget == 0;
         }

@@ -87,14 +87,18 @@ pub(crate) fn needs_normalizing(dialect: Dialect, bytes: &[u8]) -> bool {
     }
 }
 
-/// Whether a rule's pattern must be rewritten before it is compiled: as a
-/// URL path would be, but in `google` the pattern is escaped (see
-/// [`escape_google_pattern`]).
-pub(crate) fn pattern_needs_rewrite(dialect: Dialect, bytes: &[u8]) -> bool {
+/// Appends a rule's pattern to `out` in the form it is matched in, when
+/// that differs from `raw`: as a URL path would be rewritten, but in
+/// `google` the pattern is escaped (see [`escape_google_pattern`]). False,
+/// with nothing appended, when `raw` is already in that form (most are).
+pub(crate) fn rewrite_pattern(dialect: Dialect, raw: &[u8], out: &mut Vec<u8>) -> bool {
     match dialect {
-        Dialect::Google => has_percent_or_non_ascii(bytes),
-        _ => needs_normalizing(dialect, bytes),
+        Dialect::Google if has_percent_or_non_ascii(raw) => escape_google_pattern(raw, out),
+        Dialect::Google => return false,
+        _ if needs_normalizing(dialect, raw) => normalize(dialect, raw, out),
+        _ => return false,
     }
+    true
 }
 
 fn hex_value(b: u8) -> Option<u8> {
@@ -170,7 +174,7 @@ pub(crate) fn normalize(dialect: Dialect, bytes: &[u8], out: &mut Vec<u8>) {
 /// The reference library's `MaybeEscapePattern`: a rule's non-ASCII octets
 /// are percent-encoded and the hex digits of its `%xx` upper-cased; nothing
 /// is decoded, and the URL is left as given.
-pub(crate) fn escape_google_pattern(bytes: &[u8], out: &mut Vec<u8>) {
+fn escape_google_pattern(bytes: &[u8], out: &mut Vec<u8>) {
     out.reserve(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
@@ -289,17 +293,73 @@ impl Glob {
     }
 }
 
-/// The directory that an `Allow` of `pattern` also allows in `google`: the
-/// reference library allows `/x/` for an Allow of `/x/index.htm` or
-/// `/x/index.html` (or longer), as if `Allow: /x/$` were written too.
-pub(crate) fn index_html_dir(dialect: Dialect, kind: RuleKind, pattern: &[u8]) -> Option<&[u8]> {
+/// A rule's pattern (after any rewrite) cut where matching needs it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Parts<'p> {
+    /// Up to the first `*`, or all of it without a final `$`.
+    pub literal: &'p [u8],
+    /// From the first `*` on, without a final `$`; empty without a `*`.
+    pub tail: &'p [u8],
+    /// Whether a final `$` anchors the pattern.
+    pub anchored: bool,
+}
+
+impl<'p> Parts<'p> {
+    /// Cuts `pattern`; in the legacy dialects `*` and `$` are octets like
+    /// any other.
+    pub fn of(dialect: Dialect, pattern: &'p [u8]) -> Parts<'p> {
+        if dialect.is_legacy() {
+            return Parts {
+                literal: pattern,
+                tail: &[],
+                anchored: false,
+            };
+        }
+        let (body, anchored) = match pattern.split_last() {
+            Some((b'$', rest)) => (rest, true),
+            _ => (pattern, false),
+        };
+        let (literal, tail) = body.split_at(memchr(b'*', body).unwrap_or(body.len()));
+        Parts {
+            literal,
+            tail,
+            anchored,
+        }
+    }
+
+    /// What lies between the tail's `*`s, empty pieces left out.
+    pub fn segments(&self) -> impl DoubleEndedIterator<Item = &'p [u8]> {
+        self.tail.split(|&b| b == b'*').filter(|s| !s.is_empty())
+    }
+
+    /// Whether the last segment must end the path: a `$` not after a `*`.
+    pub fn last_ends(&self) -> bool {
+        self.anchored && self.tail.last() != Some(&b'*')
+    }
+}
+
+/// The rule that an `Allow` of `pattern` implies in `google`, and the
+/// length it ranks by: the reference library allows `/x/` for an Allow of
+/// `/x/index.htm` or `/x/index.html` (or longer), as if `Allow: /x/$` were
+/// written too.
+pub(crate) fn index_html_rule(
+    dialect: Dialect,
+    kind: RuleKind,
+    pattern: &[u8],
+) -> Option<(Parts<'_>, usize)> {
     if dialect != Dialect::Google || kind != RuleKind::Allow {
         return None;
     }
     let slash = pattern.iter().rposition(|&b| b == b'/')?;
-    pattern[slash..]
-        .starts_with(b"/index.htm")
-        .then(|| &pattern[..=slash])
+    if !pattern[slash..].starts_with(b"/index.htm") {
+        return None;
+    }
+    let dir = &pattern[..=slash];
+    let parts = Parts {
+        anchored: true,
+        ..Parts::of(dialect, dir)
+    };
+    Some((parts, dir.len() + 1))
 }
 
 /// Whether the segments of a pattern's tail (what lies between its `*`s)

@@ -2,6 +2,18 @@
 //! dozen octets, where the set-up of a vectorised search costs more than
 //! the search itself.
 
+/// One in every octet of a word.
+const LO: u64 = 0x0101_0101_0101_0101;
+/// The top bit of every octet of a word.
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// The top bit of each zero octet of `x` (the "has a zero byte" trick): the
+/// lowest one is exact, higher ones can be false (borrows run upwards).
+#[inline]
+fn zero_octets(x: u64) -> u64 {
+    x.wrapping_sub(LO) & !x & HI
+}
+
 /// The first octet of `bytes` that is one of `NEEDLES`.
 ///
 /// `memchr` takes over for the long stretches that need no needle but one
@@ -21,9 +33,6 @@ pub(crate) fn find_any_or_high<const N: usize, const HIGH: bool>(
     bytes: &[u8],
     needles: [u8; N],
 ) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let zero_in = |x: u64| x.wrapping_sub(LO) & !x & HI;
     let mut chunks = bytes.chunks_exact(8);
     let mut at = 0;
     for chunk in &mut chunks {
@@ -31,7 +40,7 @@ pub(crate) fn find_any_or_high<const N: usize, const HIGH: bool>(
         let high = if HIGH { w & HI } else { 0 };
         let hits = needles
             .iter()
-            .fold(high, |acc, &n| acc | zero_in(w ^ (LO * u64::from(n))));
+            .fold(high, |acc, &n| acc | zero_octets(w ^ (LO * u64::from(n))));
         if hits != 0 {
             // The lowest flagged byte is exact; only higher ones can be false.
             return Some(at + hits.trailing_zeros() as usize / 8);
@@ -55,18 +64,15 @@ pub(crate) fn find_any_or_high<const N: usize, const HIGH: bool>(
 /// at a time.
 #[inline]
 pub(crate) fn find_line_stop<const COLON: bool>(bytes: &[u8]) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let zero_in = |x: u64| x.wrapping_sub(LO) & !x & HI;
     let is_stop = |b: u8| matches!(b, b'\n' | b'\r' | 0 | b'#') || (COLON && b == b':');
     let mut at = 0;
     while let Some(chunk) = bytes.get(at..at + 8) {
         let w = u64::from_le_bytes(chunk.try_into().expect("eight octets"));
         // Below 14 (the lowest flag is exact), `#`, `:`.
         let mut hits = w.wrapping_sub(LO * 14) & !w & HI;
-        hits |= zero_in(w ^ (LO * u64::from(b'#')));
+        hits |= zero_octets(w ^ (LO * u64::from(b'#')));
         if COLON {
-            hits |= zero_in(w ^ (LO * u64::from(b':')));
+            hits |= zero_octets(w ^ (LO * u64::from(b':')));
         }
         if hits == 0 {
             at += 8;
