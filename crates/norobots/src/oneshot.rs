@@ -122,6 +122,20 @@ impl<'a> OneShot<'a> {
     }
 }
 
+impl OneShot<'_> {
+    /// Whether the open group's rules count for the robot: as a group that
+    /// names it, as a `*` group.
+    fn counts(&self) -> (bool, bool) {
+        let legacy = self.dialect.is_legacy();
+        let named = self.named && (!legacy || self.first_named == Some(self.group));
+        // Once a group names the robot, the `*` groups no longer count.
+        let star = self.star
+            && self.first_named.is_none()
+            && (!legacy || self.first_star == Some(self.group));
+        (named, star)
+    }
+}
+
 impl Sink for OneShot<'_> {
     fn group(&mut self, _line: u32) {
         self.group += 1;
@@ -140,13 +154,13 @@ impl Sink for OneShot<'_> {
         }
     }
 
+    fn wants_group(&self) -> bool {
+        let (named, star) = self.counts();
+        (named || star) && self.budget != 0
+    }
+
     fn rule(&mut self, _line: u32, kind: RuleKind, (a, b): (usize, usize)) {
-        let legacy = self.dialect.is_legacy();
-        let named = self.named && (!legacy || self.first_named == Some(self.group));
-        // Once a group names the robot, the `*` groups no longer count.
-        let star = self.star
-            && self.first_named.is_none()
-            && (!legacy || self.first_star == Some(self.group));
+        let (named, star) = self.counts();
         let raw = &self.body[a..b];
         if !(named || star) || raw.is_empty() || self.budget == 0 {
             // An empty pattern matches nothing and is not counted (as in
@@ -333,6 +347,47 @@ mod tests {
         assert!(!cannot_match(b"/ab$", b"/ab"));
         assert!(!cannot_match(b"/a*c", b"/abc"));
         assert!(!cannot_match(b"/x\xc3\xa9", b"/x%C3%A9"));
+    }
+
+    // RFC 9309 2.1: only a `User-agent` line after a rule starts a group.
+    // The reader passes over the rest of a group that cannot count, so
+    // every way of writing that line must still be seen there: white space
+    // before the key, the misspellings, the reference library's longer
+    // keys, CR-only line ends, and a blank line in the legacy dialects.
+    #[test]
+    fn a_group_that_cannot_count_is_passed_over_up_to_the_next_agent_line() {
+        let agent_lines = [
+            "User-agent: bot",
+            " \t\x0b\x0cuser-agent: bot",
+            "useragent: bot",
+            "User agent: bot",
+            "User-agents: bot",
+            "USER-AGENT bot",
+        ];
+        for line in agent_lines {
+            for eol in ["\n", "\r", "\r\n"] {
+                let body = [
+                    "User-agent: other",
+                    "Disallow: /a",
+                    "Crawl-delay: 3",
+                    "# User-agent: bot",
+                    "Disallow: /user",
+                    "",
+                    "Disallow: /b",
+                    line,
+                    "Disallow: /c",
+                ]
+                .join(eol);
+                for d in Dialect::ALL {
+                    for url in ["/a", "/b", "/c", "/user"] {
+                        both(d, &body, "bot", url);
+                    }
+                }
+            }
+        }
+        let body = "User-agent: other\nDisallow: /a\nUser-agent: bot\nDisallow: /c\n";
+        assert!(!both(Dialect::Rfc9309, body, "bot", "/c"));
+        assert!(both(Dialect::Rfc9309, body, "bot", "/a"));
     }
 
     #[test]

@@ -99,6 +99,13 @@ pub(crate) trait Sink {
     /// A line was cut after `end` (the reference library's line limit);
     /// `start` is where it began.
     fn cut(&mut self, _start: usize, _end: usize) {}
+    /// Whether the sink has use for the rest of the open group, asked once
+    /// the group has had a rule. A sink that says no is told nothing more
+    /// until the next line that may be a `User-agent`: the reader passes
+    /// over the group's other lines looking only at where they start.
+    fn wants_group(&self) -> bool {
+        true
+    }
 }
 
 pub(crate) fn parse(input: &[u8], options: &ParseOptions) -> Robots {
@@ -264,6 +271,13 @@ impl<S: Sink> Reader<'_, '_, S> {
         let mut line_no = 0usize;
         while pos <= body.len() {
             line_no += 1;
+            if self.seen_rule && !self.sink.wants_group() && !may_be_user_agent(body, pos) {
+                // Nothing on this line can matter to the sink: after a rule,
+                // only a `User-agent` line starts another group, whether or
+                // not a blank line (in the legacy dialects) closed this one.
+                pos = next_line(body, pos);
+                continue;
+            }
             let line = scan_line(body, pos);
             self.line(line_no, pos, &line);
             pos = line.next;
@@ -485,6 +499,28 @@ fn scan_line(body: &[u8], start: usize) -> Line {
         Some(_) => eol + 1,
     };
     line
+}
+
+/// Whether the line at `start` may be a `User-agent` line: every spelling
+/// of that key that any dialect accepts (typos and the reference library's
+/// longer words included) starts with `u`, after white space.
+fn may_be_user_agent(body: &[u8], start: usize) -> bool {
+    let first = body[start.min(body.len())..]
+        .iter()
+        .find(|&&b| !matches!(b, b' ' | b'\t' | 0x0B | 0x0C));
+    matches!(first, Some(b'u' | b'U'))
+}
+
+/// Where the line after the one at `start` starts (past CR, LF or CRLF, as
+/// in [`scan_line`]); past the body's end when this line is the last.
+fn next_line(body: &[u8], start: usize) -> usize {
+    match memchr2(b'\n', b'\r', &body[start..]) {
+        None => body.len() + 1,
+        Some(k) if body[start + k] == b'\r' && body.get(start + k + 1) == Some(&b'\n') => {
+            start + k + 2
+        }
+        Some(k) => start + k + 1,
+    }
 }
 
 fn span(start: usize, end: usize) -> Span {
@@ -753,6 +789,36 @@ mod tests {
                 .len(),
             20_001
         );
+    }
+
+    #[test]
+    fn a_line_that_may_start_a_group_is_told_by_its_first_octet() {
+        for line in [&b"User-agent: x"[..], b"useragent", b" \t\x0b\x0cu", b"U"] {
+            assert!(may_be_user_agent(line, 0), "{line:?}");
+        }
+        for line in [
+            &b""[..],
+            b"Disallow: /u",
+            b"#User-agent",
+            b"\0User-agent",
+            b"\nu",
+        ] {
+            assert!(!may_be_user_agent(line, 0), "{line:?}");
+        }
+        assert!(!may_be_user_agent(b"u", 1));
+    }
+
+    // The lines skipped must be cut where `scan_line` cuts them.
+    #[test]
+    fn skipping_a_line_lands_where_reading_it_does() {
+        let body = b"a\nb\rc\r\nd#e\rf\0g\nh\r\r\n\ni";
+        let mut pos = 0;
+        while pos <= body.len() {
+            let next = next_line(body, pos);
+            assert_eq!(next, scan_line(body, pos).next, "line at {pos}");
+            assert!(next > pos);
+            pos = next;
+        }
     }
 
     #[test]
