@@ -12,6 +12,8 @@
 //! * `warm_check`: matchers built beforehand; check every URL of every file.
 //!   Throughput in URLs. robotstxt re-parses the file on each check, so it
 //!   gets a spread-out subset of the files (see `REPARSE_WARM_FILES`).
+//!   Beside the engines, `read-urls-only` reads every octet of the same
+//!   URLs and decides nothing: the floor under any engine's figure.
 //! * `cold_check`: per file, parse + compile + one check (a crawler that
 //!   fetches robots.txt for one URL). Throughput in files. Engines that
 //!   keep nothing (robotstxt, `norobots-oneshot`) do their one check.
@@ -27,7 +29,8 @@ use std::time::Duration;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput};
 use norobots_bench::{
-    for_each_engine, synthetic, total_urls, Corpus, Doc, Engine, EngineVisitor, AGENT,
+    for_each_engine, read_url, synthetic, total_urls, Corpus, Doc, Engine, EngineVisitor, AGENT,
+    READ_URLS,
 };
 
 /// Files given to engines that re-parse on every check, in `warm_check`.
@@ -158,6 +161,20 @@ fn warm_check(criterion: &mut Criterion, corpus: &Corpus) {
     for_each_engine(&mut Visit {
         group: &mut group,
         docs: &corpus.docs,
+    });
+    // The URLs live where the engines' loop finds them (one `String` each,
+    // file after file), so this pays the same memory traffic.
+    group.throughput(Throughput::Elements(corpus.total_urls()));
+    group.bench_function(READ_URLS, |b| {
+        b.iter(|| {
+            let mut acc = 0u8;
+            for doc in &corpus.docs {
+                for url in &doc.urls {
+                    acc ^= read_url(std::hint::black_box(url));
+                }
+            }
+            acc
+        });
     });
     group.finish();
 }

@@ -386,6 +386,20 @@ pub fn is_ours(engine: &str) -> bool {
     engine == NOROBOTS || engine == NOROBOTS_ONESHOT
 }
 
+/// Function id of the `warm_check` baseline that reads every octet of every
+/// URL and decides nothing: no engine can check a URL in less, since a
+/// check must at least read through the host to find the path.
+pub const READ_URLS: &str = "read-urls-only";
+
+/// Reads every octet of `url` (what [`READ_URLS`] times per URL).
+///
+/// ```
+/// assert_eq!(norobots_bench::read_url("ab"), b'a' ^ b'b');
+/// ```
+pub fn read_url(url: &str) -> u8 {
+    url.bytes().fold(0, |acc, b| acc ^ b)
+}
+
 /// `norobots`: `Robots::parse` then `matcher(agent)`; checks take full URLs.
 pub struct NoRobots;
 
