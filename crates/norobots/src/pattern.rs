@@ -61,8 +61,27 @@ pub(crate) fn path_of(dialect: Dialect, url: &str) -> UrlPath<'_> {
 /// or a fragment comes first, so that the path is `/`.
 #[inline]
 fn path_start(url: &[u8]) -> Option<usize> {
-    let search_start = if url.starts_with(b"//") { 2 } else { 0 };
     let find_path = |from: usize| find_any(&url[from..], *b"/?;#").map(|i| from + i);
+    // Nearly every URL a crawler checks starts so; the general reading
+    // below comes to the same for them (the first stop is the `/` after the
+    // `:`, and another `/` follows).
+    let host = if url.starts_with(b"https://") {
+        Some(8)
+    } else if url.starts_with(b"http://") {
+        Some(7)
+    } else {
+        None
+    };
+    match host {
+        Some(host) => find_path(host).filter(|&p| url[p] != b'#'),
+        None => path_start_of_any(url),
+    }
+}
+
+/// [`path_start`] for any URL.
+fn path_start_of_any(url: &[u8]) -> Option<usize> {
+    let find_path = |from: usize| find_any(&url[from..], *b"/?;#").map(|i| from + i);
+    let search_start = if url.starts_with(b"//") { 2 } else { 0 };
     // The reference looks for `://` and ignores it when a `/`, `?` or `;`
     // comes first. Since `://` holds a `/`, that comes to: the first of
     // those octets is a `/` right after a `:` and right before a `/`.
@@ -449,6 +468,43 @@ mod tests {
         assert_eq!(path("/a/b?x"), "/a/b?x");
         assert_eq!(path("/a?u=http://b/c"), "/a?u=http://b/c");
         assert_eq!(path(""), "/");
+    }
+
+    // The shortcut for `http://` and `https://` must read as the general
+    // rule does (the reference's `://` search), whatever follows.
+    #[test]
+    fn http_urls_find_their_path_as_any_url_does() {
+        let rests = [
+            "",
+            "h",
+            "h/",
+            "h/a",
+            "h?q",
+            "h;p",
+            "h#f",
+            "h#/a",
+            "/",
+            "//a",
+            "h:80/a",
+            "h?u=http://x/",
+            "h.example.com/a/b?c#d",
+            "#",
+            "?",
+            ";",
+            "x\u{e9}/\u{e9}",
+        ];
+        for scheme in [
+            "http://", "https://", "http:", "https:/", "HTTP://", "//", "",
+        ] {
+            for rest in rests {
+                let url = format!("{scheme}{rest}");
+                assert_eq!(
+                    path_start(url.as_bytes()),
+                    path_start_of_any(url.as_bytes()),
+                    "{url:?}"
+                );
+            }
+        }
     }
 
     // RFC 9309 2.2.2: "/foo/bar/%62%61%7A" matches "/foo/bar/baz".

@@ -33,25 +33,38 @@ pub(crate) fn find_any_or_high<const N: usize, const HIGH: bool>(
     bytes: &[u8],
     needles: [u8; N],
 ) -> Option<usize> {
+    let hits_of = |w: u64| {
+        let high = if HIGH { w & HI } else { 0 };
+        needles
+            .iter()
+            .fold(high, |acc, &n| acc | zero_octets(w ^ (LO * u64::from(n))))
+    };
     let mut chunks = bytes.chunks_exact(8);
     let mut at = 0;
     for chunk in &mut chunks {
-        let w = u64::from_le_bytes(chunk.try_into().expect("eight octets"));
-        let high = if HIGH { w & HI } else { 0 };
-        let hits = needles
-            .iter()
-            .fold(high, |acc, &n| acc | zero_octets(w ^ (LO * u64::from(n))));
+        let hits = hits_of(u64::from_le_bytes(chunk.try_into().expect("eight octets")));
         if hits != 0 {
             // The lowest flagged byte is exact; only higher ones can be false.
             return Some(at + hits.trailing_zeros() as usize / 8);
         }
         at += 8;
     }
-    chunks
-        .remainder()
+    let rest = chunks.remainder().len();
+    if rest == 0 {
+        return None;
+    }
+    if bytes.len() >= 8 {
+        // URLs end in a few odd octets: one more word, the last eight
+        // octets, with those already searched shifted out (zeros come in,
+        // and the mask drops any flag they raise).
+        let last = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("eight"));
+        let w = last >> (8 * (8 - rest));
+        let hits = hits_of(w) & (HI >> (8 * (8 - rest)));
+        return (hits != 0).then(|| at + hits.trailing_zeros() as usize / 8);
+    }
+    bytes
         .iter()
         .position(|&b| (HIGH && b >= 0x80) || needles.contains(&b))
-        .map(|i| at + i)
 }
 
 /// The first octet of `bytes` that stops a robots.txt line's scan: an end
@@ -189,6 +202,40 @@ mod tests {
         for s in &cases {
             assert_eq!(find_line_stop::<true>(s), naive(s, true), "{s:?}");
             assert_eq!(find_line_stop::<false>(s), naive(s, false), "{s:?}");
+        }
+    }
+
+    // The odd octets after the last whole word are searched as the tail of
+    // an overlapping word: every length and position must come out as a
+    // plain scan says, the octets already searched must not count again.
+    #[test]
+    fn needles_and_high_octets_are_found_at_every_length_and_offset() {
+        let naive = |s: &[u8], high: bool| {
+            s.iter()
+                .position(|&b| matches!(b, b'#' | b'%') || (high && b >= 0x80))
+        };
+        for len in 0..=24 {
+            for at in 0..len {
+                for hit in [b'#', b'%', 0x80, 0xff] {
+                    // Non-needles everywhere else, in particular zeros, which
+                    // the overlapping word shifts in.
+                    for fill in [b'a', 0] {
+                        let mut s = vec![fill; len];
+                        s[at] = hit;
+                        if at + 1 < len {
+                            s[len - 1] = b'#';
+                        }
+                        assert_eq!(find_any(&s, *b"#%"), naive(&s, false), "{s:?}");
+                        assert_eq!(
+                            find_any_or_high::<2, true>(&s, *b"#%"),
+                            naive(&s, true),
+                            "{s:?}"
+                        );
+                    }
+                }
+            }
+            let plain = vec![b'x'; len];
+            assert_eq!(find_any_or_high::<2, true>(&plain, *b"#%"), None);
         }
     }
 
