@@ -19,7 +19,8 @@
 //!   keep nothing (robotstxt, `norobots-oneshot`) do their one check.
 //! * `scaling_10_rules` / `scaling_10000_rules`: one synthetic file of that
 //!   many rules, the same URL list checked against both; the check cost
-//!   should not grow with the rule count for a compiled matcher.
+//!   should not grow with the rule count for a compiled matcher. Each
+//!   engine is measured on both files back to back.
 //!
 //! Quick run on a slice of the corpus: `NOROBOTS_BENCH_FILES=200 cargo bench
 //! -p norobots-bench --bench peers`. Other corpus: `NOROBOTS_CORPUS=dir`.
@@ -206,44 +207,53 @@ fn cold_check(criterion: &mut Criterion, corpus: &Corpus) {
 }
 
 fn scaling(criterion: &mut Criterion) {
-    struct Visit<'c, 'g> {
-        group: &'g mut BenchmarkGroup<'c, WallTime>,
-        doc: &'g Doc,
+    struct Visit<'c> {
+        criterion: &'c mut Criterion,
+        docs: &'c [(usize, Doc)],
     }
-    impl EngineVisitor for Visit<'_, '_> {
+    impl EngineVisitor for Visit<'_> {
         fn visit<E: Engine>(&mut self) {
-            let urls = if E::REPARSES_ON_CHECK {
-                &self.doc.urls[..REPARSE_SCALING_URLS.min(self.doc.urls.len())]
-            } else {
-                &self.doc.urls[..]
-            };
-            let parsed = E::parse(self.doc);
-            let compiled = E::compile(&parsed, AGENT);
-            report_rejected::<E>(std::slice::from_ref(&compiled));
-            self.group
-                .throughput(Throughput::Elements(urls.len() as u64));
-            self.group.bench_function(E::NAME, |b| {
-                b.iter(|| urls.iter().filter(|url| E::check(&compiled, url)).count());
-            });
+            // One engine's two files back to back: the goal is the ratio of
+            // the two, and this machine's speed drifts over minutes, so
+            // measuring every engine on one file before any on the other
+            // put a minute or more between the two halves of a ratio.
+            for (rules, doc) in self.docs {
+                let urls = if E::REPARSES_ON_CHECK {
+                    &doc.urls[..REPARSE_SCALING_URLS.min(doc.urls.len())]
+                } else {
+                    &doc.urls[..]
+                };
+                let parsed = E::parse(doc);
+                let compiled = E::compile(&parsed, AGENT);
+                report_rejected::<E>(std::slice::from_ref(&compiled));
+                let mut group = self
+                    .criterion
+                    .benchmark_group(format!("scaling_{rules}_rules"));
+                // Iterations are short for compiled matchers, so criterion may
+                // use its linear sampling and 3 s is plenty. Engines that try
+                // every rule on every check take 0.2-1.5 s an iteration on the
+                // big file and overrun that (criterion warns); 10 samples keep
+                // them to ~10 s each.
+                group.measurement_time(Duration::from_secs(3));
+                group.throughput(Throughput::Elements(urls.len() as u64));
+                group.bench_function(E::NAME, |b| {
+                    b.iter(|| urls.iter().filter(|url| E::check(&compiled, url)).count());
+                });
+                group.finish();
+            }
         }
     }
     // The URLs come from the largest file's rules, so that with 10,000 rules
     // about half of them hit a rule; the 10-rule file gets the very same list.
     let urls = synthetic::urls(SCALING_URLS, SCALING_SIZES[SCALING_SIZES.len() - 1]);
-    for rules in SCALING_SIZES {
-        let doc = synthetic::doc(rules, urls.clone());
-        let mut group = criterion.benchmark_group(format!("scaling_{rules}_rules"));
-        // Iterations are short for compiled matchers, so criterion may use
-        // its linear sampling and 3 s is plenty. Engines that try every rule
-        // on every check take 0.2-1.5 s an iteration on the big file and
-        // overrun that (criterion warns); 10 samples keep them to ~10 s each.
-        group.measurement_time(Duration::from_secs(3));
-        for_each_engine(&mut Visit {
-            group: &mut group,
-            doc: &doc,
-        });
-        group.finish();
-    }
+    let docs: Vec<(usize, Doc)> = SCALING_SIZES
+        .iter()
+        .map(|&rules| (rules, synthetic::doc(rules, urls.clone())))
+        .collect();
+    for_each_engine(&mut Visit {
+        criterion,
+        docs: &docs,
+    });
 }
 
 /// `count` docs spread evenly over `docs` (every k-th), so a subset sees the
