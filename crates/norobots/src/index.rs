@@ -276,7 +276,7 @@ mod tests {
             arena.extend_from_slice(s.as_bytes());
             ranges.push((a, arena.len() as u32));
         }
-        Glob::new(arena, ranges, false, false)
+        Glob::new(arena, ranges, false)
     }
 
     #[test]

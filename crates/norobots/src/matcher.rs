@@ -337,8 +337,7 @@ impl Matcher {
             push(What::Prefix);
             return;
         }
-        let open_end = parts.tail.last() == Some(&b'*');
-        let mut glob = Glob::new(parts.tail, segments, parts.anchored, open_end);
+        let mut glob = Glob::new(parts.tail, segments, parts.last_ends());
         glob.shift(key.1);
         push(What::Tail(build.globs.len() as u32));
         build.globs.push(glob);

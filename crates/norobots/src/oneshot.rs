@@ -183,16 +183,18 @@ impl Sink for OneShot<'_> {
         } else {
             raw
         };
+        // Cut once, offered to each kind of group the rule counts for.
+        let parts = Parts::of(self.dialect, pattern);
+        let dir = index_html_rule(self.dialect, kind, pattern);
         for (take, best) in [(named, &mut self.for_named), (star, &mut self.for_star)] {
             if !take {
                 continue;
             }
             let order = best.rules;
             best.rules += 1;
-            let parts = Parts::of(self.dialect, pattern);
             let ranked = rank(self.dialect, pattern.len(), kind, order);
             offer(best, parts, ranked, kind, self.path, &mut self.budget);
-            if let Some((dir, len)) = index_html_rule(self.dialect, kind, pattern) {
+            if let Some((dir, len)) = dir {
                 let ranked = rank(self.dialect, len, kind, order);
                 offer(best, dir, ranked, kind, self.path, &mut self.budget);
             }

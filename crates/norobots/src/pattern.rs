@@ -61,7 +61,6 @@ pub(crate) fn path_of(dialect: Dialect, url: &str) -> UrlPath<'_> {
 /// or a fragment comes first, so that the path is `/`.
 #[inline]
 fn path_start(url: &[u8]) -> Option<usize> {
-    let find_path = |from: usize| find_any(&url[from..], *b"/?;#").map(|i| from + i);
     // Nearly every URL a crawler checks starts so; the general reading
     // below comes to the same for them (the first stop is the `/` after the
     // `:`, and another `/` follows).
@@ -73,27 +72,33 @@ fn path_start(url: &[u8]) -> Option<usize> {
         None
     };
     match host {
-        Some(host) => find_path(host).filter(|&p| url[p] != b'#'),
+        Some(host) => find_path(url, host).filter(|&p| url[p] != b'#'),
         None => path_start_of_any(url),
     }
 }
 
 /// [`path_start`] for any URL.
 fn path_start_of_any(url: &[u8]) -> Option<usize> {
-    let find_path = |from: usize| find_any(&url[from..], *b"/?;#").map(|i| from + i);
     let search_start = if url.starts_with(b"//") { 2 } else { 0 };
     // The reference looks for `://` and ignores it when a `/`, `?` or `;`
     // comes first. Since `://` holds a `/`, that comes to: the first of
     // those octets is a `/` right after a `:` and right before a `/`.
-    let early = find_path(search_start);
+    let early = find_path(url, search_start);
     let path_start = match early {
         Some(e) if e > search_start && url[e - 1] == b':' && url.get(e + 1) == Some(&b'/') => {
-            find_path(e + 2)
+            find_path(url, e + 2)
         }
         _ => early,
     };
     // No path, or a fragment before it: the path is `/`.
     path_start.filter(|&p| url[p] != b'#')
+}
+
+/// The first `/`, `?`, `;` or `#` of `url` from `from` on: where a path (or
+/// a fragment) may start.
+#[inline]
+fn find_path(url: &[u8], from: usize) -> Option<usize> {
+    find_any(&url[from..], *b"/?;#").map(|i| from + i)
 }
 
 /// Whether [`normalize`] would change `bytes` in `dialect`.
@@ -224,11 +229,8 @@ fn escape_google_pattern(bytes: &[u8], out: &mut Vec<u8>) {
 pub(crate) struct Glob {
     /// Segment ranges into the matcher's byte arena; empty ones dropped.
     pub segments: Vec<(u32, u32)>,
-    /// Whether the pattern ends in `$`: the last segment must end the path.
-    pub anchored: bool,
-    /// Whether the pattern ends in `*` (or is only stars): then the last
-    /// segment may be followed by anything even when anchored.
-    pub open_end: bool,
+    /// Whether the last segment must end the path ([`Parts::last_ends`]).
+    pub last_ends: bool,
     /// The segments' total length: a shorter path cannot match.
     pub min_len: u32,
     /// Every octet of the segments: a path that lacks one cannot match.
@@ -271,7 +273,7 @@ impl ByteSet {
 
 impl Glob {
     /// A glob over segments already copied into the arena.
-    pub fn new(arena: &[u8], segments: Vec<(u32, u32)>, anchored: bool, open_end: bool) -> Glob {
+    pub fn new(arena: &[u8], segments: Vec<(u32, u32)>, last_ends: bool) -> Glob {
         let min_len = segments
             .iter()
             .map(|&(a, b)| b - a)
@@ -283,8 +285,7 @@ impl Glob {
         }
         Glob {
             segments,
-            anchored,
-            open_end,
+            last_ends,
             min_len,
             needs,
         }
@@ -306,7 +307,7 @@ impl Glob {
                 self.segments
                     .iter()
                     .map(|&(a, b)| &arena[a as usize..b as usize]),
-                self.anchored && !self.open_end,
+                self.last_ends,
                 text,
             )
     }
@@ -551,8 +552,8 @@ mod tests {
         if body.len() > start {
             segments.push((start as u32, body.len() as u32));
         }
-        let open_end = body.ends_with('*');
-        (Glob::new(&arena, segments, anchored, open_end), arena)
+        let last_ends = anchored && !body.ends_with('*');
+        (Glob::new(&arena, segments, last_ends), arena)
     }
 
     #[test]
