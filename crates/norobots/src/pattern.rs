@@ -455,6 +455,26 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn byte_set_holds_every_octet_at_every_place() {
+        // The set is built four octets at a time: each length up to three
+        // past a multiple of four, each octet value at each place in it.
+        for len in 1..=11 {
+            for place in 0..len {
+                for b in 0..=255u8 {
+                    let mut bytes = vec![b'a'; len];
+                    bytes[place] = b;
+                    let set = ByteSet::of(&bytes);
+                    assert!(set.contains(b), "{len} {place} {b}");
+                    assert_eq!(set.contains(b'a'), len > 1 || b == b'a');
+                    let others = (0..=255u8).filter(|&o| set.contains(o)).count();
+                    assert_eq!(others, if b == b'a' || len == 1 { 1 } else { 2 });
+                }
+            }
+        }
+        assert_eq!(ByteSet::of(b""), ByteSet::default());
+    }
+
     fn norm(d: Dialect, s: &str) -> String {
         let mut out = Vec::new();
         normalize(d, s.as_bytes(), &mut out);
