@@ -63,10 +63,14 @@ pub struct Matcher {
     nodes: Vec<Node>,
     /// The first octet of each node's label, by node id: a node's children
     /// have theirs side by side and sorted, so finding the child to descend
-    /// to is a short scan or a bisection of one cache line.
+    /// to among a few more than `INLINE` is a short scan or a bisection of
+    /// one cache line.
     first_octets: Vec<u8>,
-    /// What rules end at a node, for the nodes where some do.
+    /// The exact and `*` rules that end at a node, for the nodes where some
+    /// do (a node holds its best prefix rule itself).
     ends: Vec<Ends>,
+    /// How the nodes hold ranks in four octets.
+    ordinals: Ordinals,
     /// For nodes with many children: the position of the child for each
     /// first octet (0 also means none, which the label compare catches),
     /// one load instead of a bisection.
@@ -81,37 +85,47 @@ pub struct Matcher {
 }
 
 /// What a check reads at every level of the trie, in 32 octets (two nodes
-/// to a cache line). The label's first eight octets sit in the node, so
-/// that most labels are compared without a trip to the arena, and what ends
-/// at the node lies in `Matcher::ends`, since most inner nodes end nothing.
+/// to a cache line). A level costs one load where it can: the label's first
+/// eight octets, the best prefix rule that ends here and, for a node of a
+/// few children, their first octets sit in the node. Only long labels, wide
+/// nodes and the rarer exact and `*` rules are read elsewhere.
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
     /// The label's first eight octets, little-endian, zero-padded.
     head: u64,
-    /// The label: a span of the arena.
+    /// The label: a span of the arena, at most `MAX_LABEL` long.
     label: u32,
-    label_len: u32,
-    first_child: u32,
+    label_len: u16,
     /// At most 256: one child per first octet.
-    n_children: u32,
+    n_children: u16,
+    first_child: u32,
+    /// The ordinal (see `Ordinals`) of the best prefix rule that ends at
+    /// this node; 0 for none.
+    prefix: u32,
     /// Into `Matcher::ends`, or `NO_ENDS`.
     ends: u32,
-    /// Into `Matcher::wide`, or `NO_WIDE`.
-    wide: u32,
+    /// With at most `INLINE` children, their first octets (little-endian,
+    /// in order); with more than `WIDE`, an index into `Matcher::wide`.
+    pick: u32,
 }
 
-const NO_WIDE: u32 = u32::MAX;
+/// Nodes with at most this many children (95% of them in the corpus) keep
+/// their first octets in `Node::pick`.
+const INLINE: usize = 4;
 
 /// Nodes with more children than this get a table in `Matcher::wide`.
 const WIDE: usize = 16;
 
+/// Longer labels are cut into a chain of nodes, so that a length fits in
+/// `Node::label_len`.
+const MAX_LABEL: usize = u16::MAX as usize;
+
 const NO_ENDS: u32 = u32::MAX;
 
-/// The rules that end at one node.
+/// The exact and `*` rules that end at one node, as ordinals.
 #[derive(Clone, Copy, Debug, Default)]
 struct Ends {
-    prefix_rank: u64,
-    exact_rank: u64,
+    exact: u32,
     tails: (u32, u32),
     /// Into `Matcher::indexes` when the node has many tails, else `NO_INDEX`.
     index: u32,
@@ -121,8 +135,85 @@ const NO_INDEX: u32 = u32::MAX;
 
 #[derive(Clone, Debug)]
 struct Tail {
-    rank: u64,
+    /// An ordinal (see `Ordinals`).
+    rank: u32,
     glob: Glob,
+}
+
+/// How ranks (see [`rank`], eight octets) are held in four: as ordinals
+/// that order as the ranks do, 0 standing for no rule.
+#[derive(Clone, Debug)]
+enum Ordinals {
+    /// `class << order_bits | (rules - order)`, where `class` is the place
+    /// of the rank's top half (priority and kind) among the distinct top
+    /// halves of the matcher's ranks, and `order` the rule's index. Nothing
+    /// to look up: the rule's index is in the low bits. Fits unless a file
+    /// has both very many rules and very many pattern lengths.
+    Packed { order_bits: u32, rules: u32 },
+    /// Otherwise: the place among all the distinct ranks, which this holds
+    /// (0 first).
+    Dense(Vec<u64>),
+}
+
+impl Ordinals {
+    /// The index of the rule that an ordinal (not 0) stands for.
+    fn order(&self, ordinal: u32) -> usize {
+        match self {
+            Ordinals::Packed { order_bits, rules } => {
+                let low = u64::from(ordinal) & ((1 << order_bits) - 1);
+                (u64::from(*rules) - low) as usize
+            }
+            Ordinals::Dense(ranks) => (u32::MAX - ranks[ordinal as usize] as u32) as usize,
+        }
+    }
+}
+
+/// Turns ranks into ordinals while a matcher is built.
+struct Ranker {
+    ordinals: Ordinals,
+    /// When packed: the distinct top halves of the ranks, in order.
+    classes: Vec<u32>,
+}
+
+impl Ranker {
+    /// Ordinals for `ranks`, the ranks of a matcher of `rules` rules, in at
+    /// most `bits` bits when they can be packed.
+    fn new(ranks: impl Iterator<Item = u64> + Clone, rules: u32, bits: u32) -> Ranker {
+        // Files have few pattern lengths: this sorts mostly equal values.
+        let mut classes: Vec<u32> = ranks.clone().map(|r| (r >> 32) as u32).collect();
+        classes.sort_unstable();
+        classes.dedup();
+        let order_bits = u32::BITS - rules.leading_zeros();
+        let class_bits = u32::BITS - (classes.len().max(1) as u32 - 1).leading_zeros();
+        if class_bits + order_bits <= bits {
+            return Ranker {
+                ordinals: Ordinals::Packed { order_bits, rules },
+                classes,
+            };
+        }
+        let mut all: Vec<u64> = ranks.collect();
+        // Ordinal 0 is no rule; every rule's rank is above 0.
+        all.push(0);
+        all.sort_unstable();
+        all.dedup();
+        Ranker {
+            ordinals: Ordinals::Dense(all),
+            classes: Vec::new(),
+        }
+    }
+
+    /// The ordinal of `rank`, one of the ranks `Ranker::new` was given.
+    fn ordinal(&self, rank: u64) -> u32 {
+        match &self.ordinals {
+            Ordinals::Packed { order_bits, rules } => {
+                let top = (rank >> 32) as u32;
+                let class = self.classes.binary_search(&top).unwrap_or_default() as u64;
+                let order = u32::MAX - rank as u32;
+                (class << order_bits | u64::from(rules - order)) as u32
+            }
+            Ordinals::Dense(ranks) => ranks.binary_search(&rank).unwrap_or_default() as u32,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -216,6 +307,12 @@ const MAX_PRIORITY: u64 = (1 << 30) - 1;
 
 impl Matcher {
     pub(crate) fn new(robots: &Robots, agent: &str) -> Matcher {
+        Matcher::compile(robots, agent, u32::BITS)
+    }
+
+    /// [`Matcher::new`], packing ranks into `ordinal_bits` bits where they
+    /// fit (tests make that fail on small files).
+    fn compile(robots: &Robots, agent: &str, ordinal_bits: u32) -> Matcher {
         let dialect = robots.dialect;
         let name = agent::caller_name(dialect, agent);
         let groups = select_groups(robots, name);
@@ -225,6 +322,10 @@ impl Matcher {
             nodes: Vec::new(),
             first_octets: Vec::new(),
             ends: Vec::new(),
+            ordinals: Ordinals::Packed {
+                order_bits: 0,
+                rules: 0,
+            },
             wide: Vec::new(),
             tails: Vec::new(),
             indexes: Vec::new(),
@@ -296,7 +397,7 @@ impl Matcher {
         if !rewritten.is_empty() {
             m.arena = [&robots.body[..], &rewritten].concat().into();
         }
-        m.build(build);
+        m.build(build, ordinal_bits);
         m
     }
 
@@ -345,11 +446,16 @@ impl Matcher {
 
     /// Builds the radix trie from the entries, breadth first and without
     /// recursion (a hostile file can nest prefixes 100,000 deep).
-    fn build(&mut self, build: Build) {
+    fn build(&mut self, build: Build, ordinal_bits: u32) {
         let Build {
             mut entries,
             mut globs,
         } = build;
+        let ranker = Ranker::new(
+            entries.iter().map(|e| e.rank),
+            self.rules.len() as u32,
+            ordinal_bits,
+        );
         let arena = Arc::clone(&self.arena);
         let key = |e: &Entry| &arena[e.key.0 as usize..e.key.1 as usize];
         entries.sort_unstable_by(|a, b| {
@@ -371,7 +477,6 @@ impl Matcher {
         self.tails.reserve(globs.len());
         self.nodes.push(Node {
             ends: NO_ENDS,
-            wide: NO_WIDE,
             ..Node::default()
         });
         self.first_octets.push(0);
@@ -380,6 +485,7 @@ impl Matcher {
         let mut tails: Vec<Tail> = Vec::new();
         while let Some((node, lo, hi, depth)) = work.pop() {
             let mut i = lo;
+            let mut prefix = 0;
             let mut ends = Ends {
                 index: NO_INDEX,
                 ..Ends::default()
@@ -387,17 +493,19 @@ impl Matcher {
             tails.clear();
             while i < hi && key_at(i).len() == depth {
                 let e = &entries[i];
+                let rank = ranker.ordinal(e.rank);
                 match e.what {
-                    What::Prefix => ends.prefix_rank = ends.prefix_rank.max(e.rank),
-                    What::Exact => ends.exact_rank = ends.exact_rank.max(e.rank),
+                    What::Prefix => prefix = prefix.max(rank),
+                    What::Exact => ends.exact = ends.exact.max(rank),
                     What::Tail(g) => tails.push(Tail {
-                        rank: e.rank,
+                        rank,
                         glob: std::mem::take(&mut globs[g as usize]),
                     }),
                 }
                 i += 1;
             }
-            if i > lo {
+            self.nodes[node].prefix = prefix;
+            if ends.exact != 0 || !tails.is_empty() {
                 tails.sort_unstable_by_key(|t| std::cmp::Reverse(t.rank));
                 let t0 = self.tails.len() as u32;
                 if tails.len() >= MIN_TAILS {
@@ -440,6 +548,9 @@ impl Matcher {
                     let (first, last) = (key_at(i), key_at(j - 1));
                     depth + common_prefix(&first[depth..], &last[depth..])
                 };
+                // A longer label goes on in a child of this one's, with the
+                // same entries: none of them ends before `lcp`.
+                let lcp = lcp.min(depth + MAX_LABEL);
                 let start = entries[i].key.0 as usize + depth;
                 let label = &arena[start..start + (lcp - depth)];
                 let child = self.nodes.len();
@@ -447,19 +558,22 @@ impl Matcher {
                     // Little-endian, as a path's octets are loaded.
                     head: u64::from_le_bytes(first_eight(label)),
                     label: start as u32,
-                    label_len: label.len() as u32,
+                    label_len: label.len() as u16,
                     ends: NO_ENDS,
-                    wide: NO_WIDE,
                     ..Node::default()
                 });
                 self.first_octets.push(byte);
                 work.push((child, i, j, lcp));
                 i = j;
             }
-            let n_children = self.nodes.len() as u32 - first_child;
-            let wide = if n_children as usize > WIDE {
+            let n_children = self.nodes.len() - first_child as usize;
+            let octets = &self.first_octets[first_child as usize..];
+            let pick = if n_children <= INLINE {
+                let mut inline = [0u8; 4];
+                inline[..n_children].copy_from_slice(octets);
+                u32::from_le_bytes(inline)
+            } else if n_children > WIDE {
                 let mut table = [0u8; 256];
-                let octets = &self.first_octets[first_child as usize..];
                 for (i, &b) in octets.iter().enumerate() {
                     // At most 256 children, one per octet: `i` fits.
                     table[usize::from(b)] = i as u8;
@@ -467,20 +581,21 @@ impl Matcher {
                 self.wide.push(table);
                 self.wide.len() as u32 - 1
             } else {
-                NO_WIDE
+                0
             };
             let n = &mut self.nodes[node];
             n.first_child = first_child;
-            n.n_children = n_children;
-            n.wide = wide;
+            n.n_children = n_children as u16;
+            n.pick = pick;
         }
+        self.ordinals = ranker.ordinals;
     }
 
     /// Whether the label of `node` starts `rest`, first octet included (a
     /// wide node's table may offer a child whose first octet differs).
     #[inline]
     fn label_matches(&self, node: &Node, rest: &[u8]) -> bool {
-        let len = node.label_len as usize;
+        let len = usize::from(node.label_len);
         if rest.len() < len {
             return false;
         }
@@ -499,13 +614,14 @@ impl Matcher {
             })
     }
 
-    /// The best rank among the rules that match `path`, 0 if none does.
+    /// The best rank among the rules that match `path`, as an ordinal; 0 if
+    /// none matches.
     ///
     /// The walk first settles the literal rules, which cost nothing extra,
     /// and remembers the nodes it passed; their `*` tails are tried after,
     /// deepest first, when the best rank so far has risen and most tails can
     /// be skipped without looking at the path.
-    fn best_rank(&self, path: &[u8]) -> u64 {
+    fn best_rank(&self, path: &[u8]) -> u32 {
         const DEPTH: usize = 32;
         let mut visited = [(0u32, 0u32); DEPTH];
         let mut n_visited = 0;
@@ -514,11 +630,11 @@ impl Matcher {
         let mut node = &self.nodes[0];
         let mut pos = 0;
         loop {
+            best = best.max(node.prefix);
             if node.ends != NO_ENDS {
                 let ends = &self.ends[node.ends as usize];
-                best = best.max(ends.prefix_rank);
                 if pos == path.len() {
-                    best = best.max(ends.exact_rank);
+                    best = best.max(ends.exact);
                 }
                 if ends.tails.0 != ends.tails.1 {
                     if n_visited < DEPTH {
@@ -531,23 +647,30 @@ impl Matcher {
             }
             let Some(&byte) = path.get(pos) else { break };
             let first = node.first_child as usize;
-            let octets = &self.first_octets[first..first + node.n_children as usize];
-            let Some(i) = (if node.wide == NO_WIDE {
-                find_byte(byte, octets)
+            let n = usize::from(node.n_children);
+            let i = if n <= INLINE {
+                // A branch per child, not arithmetic on the four octets: the
+                // branches are predicted, and the child's load starts before
+                // this node's octets have arrived.
+                let Some(i) = node.pick.to_le_bytes()[..n].iter().position(|&b| b == byte) else {
+                    break;
+                };
+                i
+            } else if n <= WIDE {
+                let Some(i) = find_byte(byte, &self.first_octets[first..first + n]) else {
+                    break;
+                };
+                i
             } else {
                 // A position of 0 may mean "no child": the label compare,
                 // which starts at the first octet, rejects it then.
-                Some(usize::from(
-                    self.wide[node.wide as usize][usize::from(byte)],
-                ))
-            }) else {
-                break;
+                usize::from(self.wide[node.pick as usize][usize::from(byte)])
             };
             let child = &self.nodes[first + i];
             if !self.label_matches(child, &path[pos..]) {
                 break;
             }
-            pos += child.label_len as usize;
+            pos += usize::from(child.label_len);
             node = child;
         }
         for &(ends, pos) in visited[..n_visited].iter().rev() {
@@ -564,7 +687,7 @@ impl Matcher {
 
     /// The best of `best` and the ranks of the node's tails that match.
     #[inline]
-    fn try_tails(&self, node: &Ends, path: &[u8], pos: usize, seen: &mut Seen, best: u64) -> u64 {
+    fn try_tails(&self, node: &Ends, path: &[u8], pos: usize, seen: &mut Seen, best: u32) -> u32 {
         let tails = &self.tails[node.tails.0 as usize..node.tails.1 as usize];
         let rest = &path[pos..];
         if node.index != NO_INDEX {
@@ -596,16 +719,17 @@ impl Matcher {
         best
     }
 
-    /// The deciding rule's rank for a canonical path, 0 when none decides.
-    fn decide(&self, path: &[u8]) -> u64 {
+    /// The deciding rule's ordinal for a canonical path, 0 when none
+    /// decides.
+    fn decide(&self, path: &[u8]) -> u32 {
         if exempts_robots_txt(self.dialect, path) {
             return 0;
         }
         self.best_rank(path)
     }
 
-    fn rule_of(&self, rank: u64) -> &RuleInfo {
-        &self.rules[(u32::MAX - (rank & u64::from(u32::MAX)) as u32) as usize]
+    fn rule_of(&self, ordinal: u32) -> &RuleInfo {
+        &self.rules[self.ordinals.order(ordinal)]
     }
 
     fn pattern_text(&self, info: &RuleInfo) -> &str {
@@ -664,7 +788,7 @@ impl Matcher {
     }
 
     /// The deciding rule's rank for `url`, 0 when none decides.
-    fn rank_of_url(&self, url: &str) -> u64 {
+    fn rank_of_url(&self, url: &str) -> u32 {
         with_path(self.dialect, url, |path| self.decide(path))
     }
 
@@ -866,7 +990,7 @@ pub(crate) fn select_groups(robots: &Robots, name: &str) -> Selected {
 
 #[cfg(test)]
 mod tests {
-    use super::WIDE;
+    use super::{Matcher, Ordinals, INLINE, MAX_LABEL, WIDE};
     use crate::{Dialect, ParseOptions, Robots};
 
     fn allowed(d: Dialect, body: &str, agent: &str, url: &str) -> bool {
@@ -895,7 +1019,7 @@ mod tests {
     #[test]
     fn a_node_with_many_children_finds_each_and_only_them() {
         let all: Vec<char> = ('0'..='9').chain('A'..='Z').chain('a'..='z').collect();
-        for n in [1, 2, 8, 9, WIDE, WIDE + 1, all.len()] {
+        for n in [1, 2, INLINE, INLINE + 1, 8, 9, WIDE, WIDE + 1, all.len()] {
             let octets = &all[..n];
             let mut body = String::from("User-agent: *\n");
             for c in octets {
@@ -1104,5 +1228,62 @@ mod tests {
         }
         assert!(!allowed(Dialect::Rfc9309, &body, "bot", "/aaaa"));
         assert!(allowed(Dialect::Rfc9309, &body, "bot", "/b"));
+    }
+
+    // A label longer than a node can say is a chain of nodes: each rule
+    // still ends where it ends, and a path that differs past the first
+    // link does not match.
+    #[test]
+    fn labels_longer_than_a_node_holds_are_chained() {
+        let long = "x".repeat(3 * MAX_LABEL + 7);
+        let body =
+            format!("User-agent: *\nDisallow: /{long}a\nAllow: /{long}ab$\nDisallow: /{long}b\n");
+        // Not `google`, which cuts lines at 16,663 octets.
+        for d in [Dialect::Rfc9309, Dialect::Draft1996] {
+            let robots = Robots::parse_with(body.as_bytes(), &ParseOptions::new(d));
+            let m = robots.matcher("bot");
+            let ab = if d == Dialect::Rfc9309 { 3 } else { 2 };
+            assert_eq!(m.check(&format!("/{long}a")).rule.unwrap().line, 2);
+            assert_eq!(m.check(&format!("/{long}ab")).rule.unwrap().line, ab);
+            assert_eq!(m.check(&format!("/{long}abc")).rule.unwrap().line, 2);
+            assert_eq!(m.check(&format!("/{long}b/c")).rule.unwrap().line, 4);
+            assert_eq!(m.check(&format!("/{long}c")).rule, None);
+            assert_eq!(m.check(&format!("/{}a", &long[1..])).rule, None);
+            assert!(m
+                .nodes
+                .iter()
+                .all(|n| usize::from(n.label_len) <= MAX_LABEL));
+        }
+    }
+
+    // Ranks too many to pack in four octets are numbered by their place
+    // among all the matcher's ranks: the same rule decides either way.
+    #[test]
+    fn dense_ordinals_decide_as_packed_ones() {
+        let mut body = String::from("User-agent: *\n");
+        for i in 0..40 {
+            let kind = if i % 3 == 0 { "Allow" } else { "Disallow" };
+            let pattern = match i % 4 {
+                0 => format!("/{}", "a".repeat(i % 7)),
+                1 => format!("/a*{}$", "b".repeat(i % 5)),
+                2 => format!("/{}/index.html", "a".repeat(i % 3)),
+                _ => format!("/a{}", "b".repeat(i % 6)),
+            };
+            body.push_str(&format!("{kind}: {pattern}\n"));
+        }
+        let paths = [
+            "/", "/a", "/aa", "/aaa/", "/ab", "/abb", "/abbbbb", "/a/b", "/aa/", "/c",
+        ];
+        for d in Dialect::ALL {
+            let robots = Robots::parse_with(body.as_bytes(), &ParseOptions::new(d));
+            let packed = Matcher::compile(&robots, "bot", u32::BITS);
+            let dense = Matcher::compile(&robots, "bot", 2);
+            assert!(matches!(packed.ordinals, Ordinals::Packed { .. }));
+            assert!(matches!(dense.ordinals, Ordinals::Dense(_)));
+            for p in paths {
+                assert_eq!(packed.check(p), dense.check(p), "{d} {p}");
+            }
+            assert!(paths.iter().any(|p| packed.check(p).rule.is_some()));
+        }
     }
 }
