@@ -14,9 +14,8 @@
 //! of those grams starts at a multiple of `s`: the check looks up only the
 //! grams there, `s` times fewer.
 
-use memchr::memchr;
-
 use crate::pattern::Glob;
+use crate::scan::find_any;
 
 /// The index of one node's tails.
 #[derive(Clone, Debug)]
@@ -241,7 +240,7 @@ impl TailIndex {
             .required
             .iter()
             .flatten()
-            .all(|&b| memchr(b, rest).is_some())
+            .all(|&b| find_any(rest, [b]).is_some())
         {
             return;
         }
