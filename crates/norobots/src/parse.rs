@@ -8,7 +8,7 @@ use memchr::memchr2;
 
 use crate::group::{parse_crawl_delay, RequestRate, VisitTime};
 use crate::robots::{FieldData, GroupData, RuleData, Span};
-use crate::scan::find_line_stop;
+use crate::scan::find_line_parts;
 use crate::{Diagnostic, DiagnosticKind, Dialect, Robots, RuleKind};
 
 /// How to read a body: the dialect and a byte limit.
@@ -465,24 +465,10 @@ fn scan_line(body: &[u8], start: usize) -> Line {
         nul: false,
         next: 0,
     };
-    let mut i = start;
-    // Until the first `:`, then without it (values hold URLs full of `:`),
-    // then, past a comment or NUL, only the end of the line matters.
-    let stop = loop {
-        let found = match line.colon {
-            None => find_line_stop::<true>(&body[i..]),
-            Some(_) => find_line_stop::<false>(&body[i..]),
-        };
-        let Some(k) = found else { break None };
-        let at = i + k;
-        match body[at] {
-            b':' => {
-                line.colon = Some(at);
-                i = at + 1;
-            }
-            _ => break Some(at),
-        }
-    };
+    // Past a comment or NUL, only the end of the line matters.
+    let (stop, colon) = find_line_parts(&body[start..]);
+    let stop = stop.map(|k| start + k);
+    line.colon = colon.map(|k| start + k);
     let eol = match stop {
         None => body.len(),
         Some(at) if body[at] == b'\n' || body[at] == b'\r' => at,
