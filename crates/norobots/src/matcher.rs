@@ -171,20 +171,50 @@ impl Ordinals {
 /// Turns ranks into ordinals while a matcher is built.
 struct Ranker {
     ordinals: Ordinals,
-    /// When packed: the distinct top halves of the ranks, in order.
-    classes: Vec<u32>,
+    /// When packed: the class of each top half (see `Ordinals::Packed`).
+    classes: Classes,
 }
+
+/// The place of a rank's top half among the distinct top halves.
+enum Classes {
+    /// By top half, for files whose patterns are at most `CLASS_TABLE / 2`
+    /// octets long (all but hostile ones): one load per rule.
+    Table(Vec<u32>),
+    /// The distinct top halves, in order, to bisect.
+    Sorted(Vec<u32>),
+}
+
+/// See `Classes::Table`.
+const CLASS_TABLE: u32 = 1 << 12;
 
 impl Ranker {
     /// Ordinals for `ranks`, the ranks of a matcher of `rules` rules, in at
     /// most `bits` bits when they can be packed.
     fn new(ranks: impl Iterator<Item = u64> + Clone, rules: u32, bits: u32) -> Ranker {
-        // Files have few pattern lengths: this sorts mostly equal values.
-        let mut classes: Vec<u32> = ranks.clone().map(|r| (r >> 32) as u32).collect();
-        classes.sort_unstable();
-        classes.dedup();
+        let top = |r: u64| (r >> 32) as u32;
+        let max_top = ranks.clone().map(top).max().unwrap_or(0);
+        let (classes, count) = if max_top < CLASS_TABLE {
+            let mut table = vec![0u32; max_top as usize + 1];
+            for r in ranks.clone() {
+                table[top(r) as usize] = 1;
+            }
+            // Flags to places: the count of the tops below each.
+            let mut count = 0;
+            for slot in &mut table {
+                let present = *slot;
+                *slot = count;
+                count += present;
+            }
+            (Classes::Table(table), count)
+        } else {
+            let mut sorted: Vec<u32> = ranks.clone().map(top).collect();
+            sorted.sort_unstable();
+            sorted.dedup();
+            let count = sorted.len() as u32;
+            (Classes::Sorted(sorted), count)
+        };
         let order_bits = u32::BITS - rules.leading_zeros();
-        let class_bits = u32::BITS - (classes.len().max(1) as u32 - 1).leading_zeros();
+        let class_bits = u32::BITS - count.saturating_sub(1).leading_zeros();
         if class_bits + order_bits <= bits {
             return Ranker {
                 ordinals: Ordinals::Packed { order_bits, rules },
@@ -198,7 +228,7 @@ impl Ranker {
         all.dedup();
         Ranker {
             ordinals: Ordinals::Dense(all),
-            classes: Vec::new(),
+            classes: Classes::Sorted(Vec::new()),
         }
     }
 
@@ -207,9 +237,14 @@ impl Ranker {
         match &self.ordinals {
             Ordinals::Packed { order_bits, rules } => {
                 let top = (rank >> 32) as u32;
-                let class = self.classes.binary_search(&top).unwrap_or_default() as u64;
+                let class = match &self.classes {
+                    Classes::Table(table) => table[top as usize],
+                    Classes::Sorted(sorted) => {
+                        sorted.binary_search(&top).unwrap_or_default() as u32
+                    }
+                };
                 let order = u32::MAX - rank as u32;
-                (class << order_bits | u64::from(rules - order)) as u32
+                (u64::from(class) << order_bits | u64::from(rules - order)) as u32
             }
             Ordinals::Dense(ranks) => ranks.binary_search(&rank).unwrap_or_default() as u32,
         }
@@ -1292,6 +1327,40 @@ mod tests {
                 .nodes
                 .iter()
                 .all(|n| usize::from(n.label_len) <= MAX_LABEL));
+        }
+    }
+
+    // Ordinals order as the ranks do, are never 0, and give back the rule:
+    // looked up in a table by top half, bisected for long patterns, and
+    // numbered densely when they do not pack.
+    #[test]
+    fn ordinals_keep_the_order_of_ranks_and_find_the_rule() {
+        use super::{rank, Classes, Ranker};
+        use crate::RuleKind::{Allow, Disallow};
+        for longest in [40, 5_000] {
+            for d in Dialect::ALL {
+                let ranks: Vec<u64> = (0..50u32)
+                    .map(|i| {
+                        let len = (i as usize * 7919) % longest + 1;
+                        rank(d, len, if i % 3 == 0 { Allow } else { Disallow }, i)
+                    })
+                    .collect();
+                for bits in [32, 3] {
+                    let ranker = Ranker::new(ranks.iter().copied(), 50, bits);
+                    if bits == 32 && !d.is_legacy() {
+                        let table = matches!(ranker.classes, Classes::Table(_));
+                        assert_eq!(table, longest < 2_000, "{d} {longest}");
+                    }
+                    let mut by_rank: Vec<(u64, u32)> =
+                        ranks.iter().map(|&r| (r, ranker.ordinal(r))).collect();
+                    by_rank.sort_unstable();
+                    assert!(by_rank[0].1 > 0);
+                    assert!(by_rank.windows(2).all(|w| w[0].1 < w[1].1), "{d} {bits}");
+                    for (i, &r) in ranks.iter().enumerate() {
+                        assert_eq!(ranker.ordinals.order(ranker.ordinal(r)), i, "{d} {bits}");
+                    }
+                }
+            }
         }
     }
 
