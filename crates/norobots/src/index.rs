@@ -76,6 +76,10 @@ fn size_log2(n: usize, min: u32, max: u32) -> u32 {
     n.next_power_of_two().trailing_zeros().clamp(min, max)
 }
 
+/// Where a rule is filed at one step: (how many rules share the most shared
+/// gram of the run, segment, first gram of the run); `None` for nowhere.
+type Run = Option<(u32, usize, usize)>;
+
 /// The largest step: each rule is filed `step` times, so beyond this the
 /// filed list grows more than the probes shrink.
 const MAX_STEP: usize = 4;
@@ -118,56 +122,54 @@ impl TailIndex {
                 *c = c.saturating_add(1);
             }
         }
-        // The run of `step` consecutive grams, within one segment of `g`,
-        // whose most shared gram the fewest other rules share: (that count,
-        // segment, first gram).
+        // For each glob and each step: the run of `step` consecutive grams,
+        // within one segment, whose most shared gram the fewest other rules
+        // share, as (that count, segment, first gram); all steps from one
+        // look at each segment's counts.
         let mut counts: Vec<u32> = Vec::new();
-        let mut best_run = |g: &'g Glob, step: usize| -> Option<(u32, usize, usize)> {
-            let mut best: Option<(u32, usize, usize)> = None;
-            for (si, seg) in segments(g).enumerate() {
-                if seg.len() < 3 + step {
-                    continue;
-                }
-                counts.clear();
-                counts.extend(grams(seg).map(|gram| u32::from(shared[slot(gram)])));
-                for (at, run) in counts.windows(step).enumerate() {
-                    let cost = run.iter().copied().max().unwrap_or(0);
-                    if best.is_none_or(|(c, _, _)| cost < c) {
-                        best = Some((cost, si, at));
+        let runs: Vec<[Run; MAX_STEP]> = globs
+            .clone()
+            .map(|g| {
+                let mut best: [Run; MAX_STEP] = [None; MAX_STEP];
+                for (si, seg) in segments(g).enumerate() {
+                    counts.clear();
+                    counts.extend(grams(seg).map(|gram| u32::from(shared[slot(gram)])));
+                    for (step, best) in (1..).zip(&mut best) {
+                        for (at, run) in counts.windows(step).enumerate() {
+                            let cost = run.iter().copied().max().unwrap_or(0);
+                            if best.is_none_or(|(c, _, _)| cost < c) {
+                                *best = Some((cost, si, at));
+                            }
+                        }
                     }
                 }
-            }
-            best
-        };
+                best
+            })
+            .collect();
         // How many rules share each rule's rarest gram; `None` when it has
         // no segment of four octets and cannot be filed at any step.
-        let rarest: Vec<Option<u32>> = globs
-            .clone()
-            .map(|g| best_run(g, 1).map(|(count, _, _)| count))
+        let rarest: Vec<Option<u32>> = runs
+            .iter()
+            .map(|r| r[0].map(|(count, _, _)| count))
             .collect();
         // The run a rule is filed under at `step`; `None` when it spills (is
         // always tried) because it has no run that long, or only runs much
         // more shared than its rarest gram.
-        let mut run_at = |g: &'g Glob, rarest: u32, step: usize| {
-            best_run(g, step).filter(|&(count, _, _)| count <= (2 * rarest).max(8))
+        let run_at = |i: usize, step: usize| {
+            let rarest = rarest[i]?;
+            runs[i][step - 1].filter(|&(count, _, _)| count <= (2 * rarest).max(8))
         };
         let n_globs = rarest.len();
         let may_spill = MAX_SPILLED.min(n_globs / 16);
         let step = (2..=MAX_STEP)
             .rev()
             .find(|&step| {
-                let mut spilled = globs
-                    .clone()
-                    .zip(&rarest)
-                    .filter(|&(g, rarest)| rarest.is_some_and(|r| run_at(g, r, step).is_none()));
+                let mut spilled =
+                    (0..n_globs).filter(|&i| rarest[i].is_some() && run_at(i, step).is_none());
                 spilled.nth(may_spill).is_none()
             })
             .unwrap_or(1);
-        let filing: Vec<Option<(u32, usize, usize)>> = globs
-            .clone()
-            .zip(&rarest)
-            .map(|(g, rarest)| rarest.and_then(|r| run_at(g, r, step)))
-            .collect();
+        let filing: Vec<Run> = (0..n_globs).map(|i| run_at(i, step)).collect();
         let bits_log2 = size_log2(n_globs * step * 16, MIN_BITS_LOG2, MAX_BITS_LOG2);
         let shift = 32 - bits_log2;
         let mut index = TailIndex {
