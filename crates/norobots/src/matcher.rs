@@ -113,6 +113,17 @@ struct Node {
 /// their first octets in `Node::pick`.
 const INLINE: usize = 4;
 
+/// The flag in `Node::n_children` of a node whose children lie one per
+/// octet from the octet in `Node::pick`, holes included, as many as the
+/// low bits say: the child for an octet is found without a load, so the
+/// check's next load can start as soon as this node has arrived (a table
+/// would be one more load in the chain).
+const DIRECT: u16 = 0x8000;
+
+/// How many slots per child a node with more than `WIDE` children may take
+/// for `DIRECT`: the holes cost memory; otherwise it gets a table.
+const DIRECT_SPREAD: usize = 4;
+
 /// Nodes with more children than this get a table in `Matcher::wide`.
 const WIDE: usize = 16;
 
@@ -603,6 +614,40 @@ impl Matcher {
             }
             let n_children = self.nodes.len() - first_child as usize;
             let octets = &self.first_octets[first_child as usize..];
+            let spread = octets.last().map_or(0, |&b| usize::from(b - octets[0]) + 1);
+            if n_children > WIDE && spread <= DIRECT_SPREAD * n_children {
+                // Lay the children out one per octet from the first, with
+                // holes, so that a check finds a child by arithmetic on the
+                // octet (see `DIRECT`).
+                let base = octets[0];
+                let kids: Vec<Node> = self.nodes.drain(first_child as usize..).collect();
+                let jobs = work.split_off(work.len() - n_children);
+                self.first_octets.truncate(first_child as usize);
+                let mut next = kids.iter().zip(jobs).peekable();
+                for octet in (0..spread).map(|k| base.wrapping_add(k as u8)) {
+                    let id = self.nodes.len();
+                    self.first_octets.push(octet);
+                    match next.next_if(|(kid, _)| kid.head as u8 == octet) {
+                        Some((kid, (_, lo, hi, depth))) => {
+                            self.nodes.push(*kid);
+                            work.push((id, lo, hi, depth));
+                        }
+                        // A label of one octet that is not this one: no
+                        // path gets past it.
+                        None => self.nodes.push(Node {
+                            head: u64::from(octet.wrapping_add(1)),
+                            label_len: 1,
+                            ends: NO_ENDS,
+                            ..Node::default()
+                        }),
+                    }
+                }
+                let n = &mut self.nodes[node];
+                n.first_child = first_child;
+                n.n_children = DIRECT | spread as u16;
+                n.pick = u32::from(base);
+                continue;
+            }
             let pick = if n_children <= INLINE {
                 let mut inline = [0u8; 4];
                 inline[..n_children].copy_from_slice(octets);
@@ -627,7 +672,8 @@ impl Matcher {
     }
 
     /// Whether the label of `node` starts `rest`, first octet included (a
-    /// wide node's table may offer a child whose first octet differs).
+    /// wide node's table, or a hole among children laid out by octet, may
+    /// offer a child whose first octet differs).
     #[inline]
     fn label_matches(&self, node: &Node, rest: &[u8]) -> bool {
         let len = usize::from(node.label_len);
@@ -692,7 +738,13 @@ impl Matcher {
             let Some(&byte) = path.get(pos) else { break };
             let first = node.first_child as usize;
             let n = usize::from(node.n_children);
-            let i = if n <= INLINE {
+            let i = if n & usize::from(DIRECT) != 0 {
+                let i = usize::from(byte.wrapping_sub(node.pick as u8));
+                if i >= n & usize::from(!DIRECT) {
+                    break;
+                }
+                i
+            } else if n <= INLINE {
                 // A branch per child, not arithmetic on the four octets: the
                 // branches are predicted, and the child's load starts before
                 // this node's octets have arrived.
@@ -1034,7 +1086,7 @@ pub(crate) fn select_groups(robots: &Robots, name: &str) -> Selected {
 
 #[cfg(test)]
 mod tests {
-    use super::{Matcher, Ordinals, INLINE, MAX_LABEL, WIDE};
+    use super::{Matcher, Ordinals, DIRECT, INLINE, MAX_LABEL, WIDE};
     use crate::{Dialect, ParseOptions, Robots};
 
     fn allowed(d: Dialect, body: &str, agent: &str, url: &str) -> bool {
@@ -1056,30 +1108,44 @@ mod tests {
         }
     }
 
-    // A node's child is found by a scan, a bisection or a table of positions
-    // (where 0 also stands for "no child"), by how many children it has:
-    // each size around those bounds, and octets (NUL, the count itself)
-    // that a lookup could mistake for a child.
+    // A node's child is found by a scan, a bisection, its place among
+    // children laid out one per octet (holes included) or a table of
+    // positions (where 0 also stands for "no child"), by how many children
+    // it has and how spread out their octets are: each size around those
+    // bounds, every printable octet (in a hole, below, above), and octets
+    // (NUL, the count itself) that a lookup could mistake for a child.
     #[test]
     fn a_node_with_many_children_finds_each_and_only_them() {
         let all: Vec<char> = ('0'..='9').chain('A'..='Z').chain('a'..='z').collect();
-        for n in [1, 2, INLINE, INLINE + 1, 8, 9, WIDE, WIDE + 1, all.len()] {
-            let octets = &all[..n];
+        let mut sets: Vec<Vec<char>> = [1, 2, INLINE, INLINE + 1, 8, 9, WIDE, WIDE + 1, all.len()]
+            .iter()
+            .map(|&n| all[..n].to_vec())
+            .collect();
+        // More than four slots per child: a table, not a layout by octet.
+        sets.push("!'()-.0159AHOV_ahov~".chars().take(WIDE + 1).collect());
+        let printable = (0x21u8..=0x7E)
+            .map(char::from)
+            .filter(|c| !"#%*$".contains(*c));
+        for octets in &sets {
+            let n = octets.len();
             let mut body = String::from("User-agent: *\n");
             for c in octets {
                 body.push_str(&format!("Disallow: /k{c}z\n"));
             }
             for d in Dialect::ALL {
-                for c in octets {
-                    assert!(!allowed(d, &body, "bot", &format!("/k{c}z")), "{d} {n} {c}");
-                    assert!(allowed(d, &body, "bot", &format!("/k{c}y")), "{d} {n} {c}");
+                let m = Robots::parse_with(body.as_bytes(), &ParseOptions::new(d)).matcher("bot");
+                let direct = m.nodes.iter().any(|n| n.n_children & DIRECT != 0);
+                let spread = *octets.last().unwrap() as usize - octets[0] as usize + 1;
+                assert_eq!(direct, n > WIDE && spread <= 4 * n, "{d} {n}");
+                assert_eq!(m.wide.len(), usize::from(n > WIDE && !direct), "{d} {n}");
+                for c in printable.clone() {
+                    let want = !octets.contains(&c);
+                    assert_eq!(m.is_allowed(&format!("/k{c}z")), want, "{d} {n} {c}");
+                    assert!(m.is_allowed(&format!("/k{c}y")), "{d} {n} {c}");
                 }
                 let count = format!("/k{}z", char::from(n as u8));
-                for other in ["/k-z", "/k~z", "/k", "/k\u{e9}z", "/k\0z", &count] {
-                    assert!(allowed(d, &body, "bot", other), "{d} {n} {other:?}");
-                }
-                if let Some(next) = all.get(n) {
-                    assert!(allowed(d, &body, "bot", &format!("/k{next}z")), "{d} {n}");
+                for other in ["/k", "/k\u{e9}z", "/k\0z", "/k\u{7f}z", &count] {
+                    assert!(m.is_allowed(other), "{d} {n} {other:?}");
                 }
             }
         }
