@@ -113,15 +113,17 @@ struct Node {
 /// their first octets in `Node::pick`.
 const INLINE: usize = 4;
 
-/// The flag in `Node::n_children` of a node whose children lie one per
+/// The flag in `Node::n_children` of a node whose children (more than
+/// `INLINE`) lie one per
 /// octet from the octet in `Node::pick`, holes included, as many as the
 /// low bits say: the child for an octet is found without a load, so the
 /// check's next load can start as soon as this node has arrived (a table
 /// would be one more load in the chain).
 const DIRECT: u16 = 0x8000;
 
-/// How many slots per child a node with more than `WIDE` children may take
-/// for `DIRECT`: the holes cost memory; otherwise it gets a table.
+/// How many slots per child a node may take for `DIRECT`: the holes cost
+/// memory; otherwise it keeps the first octets of its children (or, with
+/// more than `WIDE` children, a table).
 const DIRECT_SPREAD: usize = 4;
 
 /// Nodes with more children than this get a table in `Matcher::wide`.
@@ -615,7 +617,7 @@ impl Matcher {
             let n_children = self.nodes.len() - first_child as usize;
             let octets = &self.first_octets[first_child as usize..];
             let spread = octets.last().map_or(0, |&b| usize::from(b - octets[0]) + 1);
-            if n_children > WIDE && spread <= DIRECT_SPREAD * n_children {
+            if n_children > INLINE && spread <= DIRECT_SPREAD * n_children {
                 // Lay the children out one per octet from the first, with
                 // holes, so that a check finds a child by arithmetic on the
                 // octet (see `DIRECT`).
@@ -1121,8 +1123,16 @@ mod tests {
             .iter()
             .map(|&n| all[..n].to_vec())
             .collect();
-        // More than four slots per child: a table, not a layout by octet.
-        sets.push("!'()-.0159AHOV_ahov~".chars().take(WIDE + 1).collect());
+        // More than four slots per child: a scan, a bisection or a table,
+        // not a layout by octet.
+        for sparse in [
+            "!1AQa",
+            "!)19AIQYa",
+            "!'-39AEKQWaeiosz",
+            "!'()-.0159AHOV_aho",
+        ] {
+            sets.push(sparse.chars().collect());
+        }
         let printable = (0x21u8..=0x7E)
             .map(char::from)
             .filter(|c| !"#%*$".contains(*c));
@@ -1136,7 +1146,7 @@ mod tests {
                 let m = Robots::parse_with(body.as_bytes(), &ParseOptions::new(d)).matcher("bot");
                 let direct = m.nodes.iter().any(|n| n.n_children & DIRECT != 0);
                 let spread = *octets.last().unwrap() as usize - octets[0] as usize + 1;
-                assert_eq!(direct, n > WIDE && spread <= 4 * n, "{d} {n}");
+                assert_eq!(direct, n > INLINE && spread <= 4 * n, "{d} {n}");
                 assert_eq!(m.wide.len(), usize::from(n > WIDE && !direct), "{d} {n}");
                 for c in printable.clone() {
                     let want = !octets.contains(&c);
