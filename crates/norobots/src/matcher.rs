@@ -58,22 +58,24 @@ pub struct Matcher {
     /// this is the body itself, shared with the [`Robots`]: nothing copied.
     arena: Arc<[u8]>,
     /// The trie, children of a node side by side: a node's children are
-    /// `nodes[first_child..][..n_children]`, so no table of child ids is
-    /// needed between a node and its children.
+    /// `nodes[first_child..][..n_children]` (with holes, for a node laid
+    /// out by octet: see `DIRECT`), so no table of child ids is needed
+    /// between a node and its children.
     nodes: Vec<Node>,
     /// The first octet of each node's label, by node id: a node's children
     /// have theirs side by side and sorted, so finding the child to descend
-    /// to among a few more than `INLINE` is a short scan or a bisection of
-    /// one cache line.
+    /// to among a few more than `INLINE`, too spread out to be laid out by
+    /// octet, is a short scan or a bisection of one cache line.
     first_octets: Vec<u8>,
     /// The exact and `*` rules that end at a node, for the nodes where some
     /// do (a node holds its best prefix rule itself).
     ends: Vec<Ends>,
     /// How the nodes hold ranks in four octets.
     ordinals: Ordinals,
-    /// For nodes with many children: the position of the child for each
-    /// first octet (0 also means none, which the label compare catches),
-    /// one load instead of a bisection.
+    /// For nodes with many children too spread out to be laid out by
+    /// octet: the position of the child for each first octet (0 also means
+    /// none, which the label compare catches), one load instead of a
+    /// bisection.
     wide: Vec<[u8; 256]>,
     tails: Vec<Tail>,
     indexes: Vec<TailIndex>,
@@ -87,8 +89,9 @@ pub struct Matcher {
 /// What a check reads at every level of the trie, in 32 octets (two nodes
 /// to a cache line). A level costs one load where it can: the label's first
 /// eight octets, the best prefix rule that ends here and, for a node of a
-/// few children, their first octets sit in the node. Only long labels, wide
-/// nodes and the rarer exact and `*` rules are read elsewhere.
+/// few children, their first octets sit in the node, and the children of a
+/// node of more are mostly laid out by octet. Only long labels, spread-out
+/// children and the rarer exact and `*` rules are read elsewhere.
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
     /// The label's first eight octets, little-endian, zero-padded.
@@ -96,7 +99,7 @@ struct Node {
     /// The label: a span of the arena, at most `MAX_LABEL` long.
     label: u32,
     label_len: u16,
-    /// At most 256: one child per first octet.
+    /// At most 256: one child per first octet; with `DIRECT`, the slots.
     n_children: u16,
     first_child: u32,
     /// The ordinal (see `Ordinals`) of the best prefix rule that ends at
@@ -105,7 +108,8 @@ struct Node {
     /// Into `Matcher::ends`, or `NO_ENDS`.
     ends: u32,
     /// With at most `INLINE` children, their first octets (little-endian,
-    /// in order); with more than `WIDE`, an index into `Matcher::wide`.
+    /// in order); with `DIRECT`, the first slot's octet; otherwise, with
+    /// more than `WIDE` children, an index into `Matcher::wide`.
     pick: u32,
 }
 
@@ -114,11 +118,11 @@ struct Node {
 const INLINE: usize = 4;
 
 /// The flag in `Node::n_children` of a node whose children (more than
-/// `INLINE`) lie one per
-/// octet from the octet in `Node::pick`, holes included, as many as the
-/// low bits say: the child for an octet is found without a load, so the
-/// check's next load can start as soon as this node has arrived (a table
-/// would be one more load in the chain).
+/// `INLINE`) lie one per octet from the octet in `Node::pick`, holes
+/// included, as many as the low bits say: the child for an octet is found
+/// without a load, so the check's next load can start as soon as this node
+/// has arrived (a table or a scan of first octets would be one more load
+/// in the chain).
 const DIRECT: u16 = 0x8000;
 
 /// How many slots per child a node may take for `DIRECT`: the holes cost
