@@ -185,11 +185,15 @@ impl Ordinals {
     }
 }
 
-/// Turns ranks into ordinals while a matcher is built.
-struct Ranker {
-    ordinals: Ordinals,
-    /// When packed: the class of each top half (see `Ordinals::Packed`).
-    classes: Classes,
+/// Turns ranks into ordinals while a matcher is built: `Ordinals`, and
+/// when they are packed, the class of each top half.
+enum Ranker {
+    Packed {
+        order_bits: u32,
+        rules: u32,
+        classes: Classes,
+    },
+    Dense(Vec<u64>),
 }
 
 /// The place of a rank's top half among the distinct top halves.
@@ -233,8 +237,9 @@ impl Ranker {
         let order_bits = u32::BITS - rules.leading_zeros();
         let class_bits = u32::BITS - count.saturating_sub(1).leading_zeros();
         if class_bits + order_bits <= bits {
-            return Ranker {
-                ordinals: Ordinals::Packed { order_bits, rules },
+            return Ranker::Packed {
+                order_bits,
+                rules,
                 classes,
             };
         }
@@ -243,18 +248,19 @@ impl Ranker {
         all.push(0);
         all.sort_unstable();
         all.dedup();
-        Ranker {
-            ordinals: Ordinals::Dense(all),
-            classes: Classes::Sorted(Vec::new()),
-        }
+        Ranker::Dense(all)
     }
 
     /// The ordinal of `rank`, one of the ranks `Ranker::new` was given.
     fn ordinal(&self, rank: u64) -> u32 {
-        match &self.ordinals {
-            Ordinals::Packed { order_bits, rules } => {
+        match self {
+            Ranker::Packed {
+                order_bits,
+                rules,
+                classes,
+            } => {
                 let top = (rank >> 32) as u32;
-                let class = match &self.classes {
+                let class = match classes {
                     Classes::Table(table) => table[top as usize],
                     Classes::Sorted(sorted) => {
                         sorted.binary_search(&top).unwrap_or_default() as u32
@@ -263,7 +269,17 @@ impl Ranker {
                 let order = u32::MAX - rank as u32;
                 (u64::from(class) << order_bits | u64::from(rules - order)) as u32
             }
-            Ordinals::Dense(ranks) => ranks.binary_search(&rank).unwrap_or_default() as u32,
+            Ranker::Dense(ranks) => ranks.binary_search(&rank).unwrap_or_default() as u32,
+        }
+    }
+
+    /// What the matcher keeps to turn ordinals back into rules.
+    fn into_ordinals(self) -> Ordinals {
+        match self {
+            Ranker::Packed {
+                order_bits, rules, ..
+            } => Ordinals::Packed { order_bits, rules },
+            Ranker::Dense(ranks) => Ordinals::Dense(ranks),
         }
     }
 }
@@ -674,7 +690,7 @@ impl Matcher {
             n.n_children = n_children as u16;
             n.pick = pick;
         }
-        self.ordinals = ranker.ordinals;
+        self.ordinals = ranker.into_ordinals();
     }
 
     /// Whether the label of `node` starts `rest`, first octet included (a
@@ -1428,7 +1444,13 @@ mod tests {
                 for bits in [32, 3] {
                     let ranker = Ranker::new(ranks.iter().copied(), 50, bits);
                     if bits == 32 && !d.is_legacy() {
-                        let table = matches!(ranker.classes, Classes::Table(_));
+                        let table = matches!(
+                            ranker,
+                            Ranker::Packed {
+                                classes: Classes::Table(_),
+                                ..
+                            }
+                        );
                         assert_eq!(table, longest < 2_000, "{d} {longest}");
                     }
                     let mut by_rank: Vec<(u64, u32)> =
@@ -1436,8 +1458,10 @@ mod tests {
                     by_rank.sort_unstable();
                     assert!(by_rank[0].1 > 0);
                     assert!(by_rank.windows(2).all(|w| w[0].1 < w[1].1), "{d} {bits}");
-                    for (i, &r) in ranks.iter().enumerate() {
-                        assert_eq!(ranker.ordinals.order(ranker.ordinal(r)), i, "{d} {bits}");
+                    let ordinals: Vec<u32> = ranks.iter().map(|&r| ranker.ordinal(r)).collect();
+                    let kept = ranker.into_ordinals();
+                    for (i, &o) in ordinals.iter().enumerate() {
+                        assert_eq!(kept.order(o), i, "{d} {bits}");
                     }
                 }
             }

@@ -251,19 +251,29 @@ impl ByteSet {
         // bits of one word would each wait for the store of the one before
         // (a check builds the set of each path it tries `*` rules on, and
         // this wait was most of its cost).
-        let mut sets = [[0u64; 4]; 4];
+        let mut sets = [ByteSet::default(); 4];
         let mut chunks = bytes.chunks_exact(4);
         for chunk in &mut chunks {
             for (set, &b) in sets.iter_mut().zip(chunk) {
-                set[usize::from(b >> 6)] |= 1 << (b & 63);
+                set.insert(b);
             }
         }
         for (set, &b) in sets.iter_mut().zip(chunks.remainder()) {
-            set[usize::from(b >> 6)] |= 1 << (b & 63);
+            set.insert(b);
         }
-        ByteSet(std::array::from_fn(|i| {
-            sets[0][i] | sets[1][i] | sets[2][i] | sets[3][i]
-        }))
+        let [a, b, c, d] = sets;
+        a.union(&b).union(&c.union(&d))
+    }
+
+    /// Adds `b` to the set.
+    #[inline]
+    pub fn insert(&mut self, b: u8) {
+        self.0[usize::from(b >> 6)] |= 1 << (b & 63);
+    }
+
+    /// The octets in either set.
+    pub fn union(&self, other: &ByteSet) -> ByteSet {
+        ByteSet(std::array::from_fn(|i| self.0[i] | other.0[i]))
     }
 
     /// The octets in both sets.
@@ -294,9 +304,9 @@ impl Glob {
         // sets up four sets to be quick on long paths.
         let mut needs = ByteSet::default();
         for &(a, b) in &segments {
-            for &o in &arena[a as usize..b as usize] {
-                needs.0[usize::from(o >> 6)] |= 1 << (o & 63);
-            }
+            arena[a as usize..b as usize]
+                .iter()
+                .for_each(|&o| needs.insert(o));
         }
         Glob {
             segments,

@@ -77,7 +77,7 @@ pub(crate) fn find_any_or_high<const N: usize, const HIGH: bool>(
 /// at a time.
 #[inline]
 pub(crate) fn find_line_stop<const COLON: bool>(bytes: &[u8]) -> Option<usize> {
-    let is_stop = |b: u8| matches!(b, b'\n' | b'\r' | 0 | b'#') || (COLON && b == b':');
+    let is_stop = |b: u8| ends_content(b) || (COLON && b == b':');
     let mut at = 0;
     while let Some(chunk) = bytes.get(at..at + 8) {
         let w = u64::from_le_bytes(chunk.try_into().expect("eight octets"));
@@ -128,6 +128,12 @@ pub(crate) fn common_prefix(a: &[u8], b: &[u8]) -> usize {
         .count()
 }
 
+/// Whether `b` ends a robots.txt line's content: LF, CR, NUL or `#`.
+#[inline]
+fn ends_content(b: u8) -> bool {
+    matches!(b, b'\n' | b'\r' | 0 | b'#')
+}
+
 /// Where a robots.txt line's content ends (the first LF, CR, NUL or `#`),
 /// and its first `:` before that: `(end, colon)`, `None` for none.
 ///
@@ -148,13 +154,12 @@ pub(crate) fn find_line_parts(bytes: &[u8]) -> (Option<usize>, Option<usize>) {
         };
         while hits != 0 {
             let i = at + hits.trailing_zeros() as usize;
-            match bytes[i] {
-                b'\n' | b'\r' | 0 | b'#' => return (Some(i), colon),
-                b':' => {
-                    colon.get_or_insert(i);
-                }
-                // Other control octets (a tab, say) share the flag.
-                _ => {}
+            if ends_content(bytes[i]) {
+                return (Some(i), colon);
+            }
+            // Other control octets (a tab, say) share the flag.
+            if bytes[i] == b':' {
+                colon.get_or_insert(i);
             }
             hits &= hits - 1;
         }
@@ -291,15 +296,14 @@ mod tests {
     #[test]
     fn line_parts_are_found_in_chunks_and_tail() {
         let naive = |s: &[u8]| {
-            let end = s
-                .iter()
-                .position(|&b| matches!(b, b'\n' | b'\r' | 0 | b'#'));
+            let end = s.iter().position(|&b| b"\n\r\0#".contains(&b));
             let colon = s[..end.unwrap_or(s.len())].iter().position(|&b| b == b':');
             (end, colon)
         };
         // Each octet that matters, some that share a flag (tab, 0x0B) and
-        // some that must not (0x0E, 0x80, 0xFF), at each place of 0 to 40 octets, after a colon or not; a second
-        // colon after the first; text after the end.
+        // some that must not (0x0E, 0x80, 0xFF), at each place of 0 to 39
+        // octets, after a colon or not; a second colon after the first; text
+        // after the end.
         let specials = [
             b'\n', b'\r', 0, b'#', b':', b'\t', 0x0B, 0x0E, 0x80, 0xFF, b'x',
         ];
