@@ -17,7 +17,7 @@
 
 use crate::agent;
 use crate::matcher::{exempts_robots_txt, rank, with_path};
-use crate::parse::{limit, read, Sink};
+use crate::parse::{limit, plain, read, Sink};
 use crate::pattern::{index_html_rule, rewrite_pattern, segments_match, Parts};
 use crate::scan::common_prefix;
 use crate::{Dialect, ParseOptions, Robots, RuleKind};
@@ -157,6 +157,31 @@ impl Sink for OneShot<'_> {
     fn wants_group(&self) -> bool {
         let (named, star) = self.counts();
         (named || star) && self.budget != 0
+    }
+
+    const PASSES_RULES: bool = true;
+
+    fn pass_rule(&mut self, kind: RuleKind, (a, b): (usize, usize)) -> Option<usize> {
+        let (named, star) = self.counts();
+        if !(named || star) || self.budget == 0 {
+            // Nothing to count or try (as in `rule`).
+            return Some(0);
+        }
+        if self.dialect == Dialect::Google && kind == RuleKind::Allow {
+            return None;
+        }
+        // `cannot_match` before the line's end is known: the value parts
+        // from the path at a plain octet after plain ones, so the pattern
+        // goes on past it as written, whatever the rest of the line holds.
+        let value = &self.body[a..b];
+        let same = common_prefix(value, self.path);
+        let parted = value.get(same).is_some_and(|&b| plain(b));
+        if !(parted && value[..same].iter().all(|&b| plain(b))) {
+            return None;
+        }
+        self.for_named.rules += u32::from(named);
+        self.for_star.rules += u32::from(star);
+        Some(same + 1)
     }
 
     fn rule(&mut self, _line: u32, kind: RuleKind, (a, b): (usize, usize)) {
@@ -349,6 +374,63 @@ mod tests {
         assert!(!cannot_match(b"/ab$", b"/ab"));
         assert!(!cannot_match(b"/a*c", b"/abc"));
         assert!(!cannot_match(b"/x\xc3\xa9", b"/x%C3%A9"));
+    }
+
+    // RFC 9309 2.2.2 and the reference library's reader: a rule line spelled
+    // plainly is passed over once its value parts from the path, but only
+    // where nothing up to that octet may end the pattern (white space that
+    // trailing, `#`, NUL, CR), be rewritten (`%`, non-ASCII) or be a
+    // wildcard (`*`, `$`); a `google` Allow may match as its directory, and
+    // the reference library cuts a line at 16,663 octets.
+    #[test]
+    fn a_plain_rule_line_is_passed_over_only_where_it_parts_from_the_path() {
+        let long = "a".repeat(20_000);
+        let cases: &[(&str, &str, [bool; 2])] = &[
+            // (rules, path, allowed in rfc9309 and in google)
+            ("Disallow: /ac\n", "/ab", [true, true]),
+            ("disallow:\t/ac\n", "/ab", [true, true]),
+            ("DISALLOW: /ab\n", "/ab", [false, false]),
+            ("Disallow: /ab \n", "/ab", [false, false]),
+            ("Disallow: /ab\t\x0b\n", "/ab", [false, false]),
+            ("Disallow: /ab#c\n", "/ab", [false, false]),
+            ("Disallow: /ab\0c\n", "/ab", [false, false]),
+            ("Disallow: /ab\rDisallow: /x", "/ab", [false, false]),
+            ("Disallow: /a%62c\n", "/abc", [false, true]),
+            ("Disallow: /a*c\n", "/abc", [false, false]),
+            ("Disallow: /abc$\n", "/abc", [false, false]),
+            ("Disallow: /\u{e9}\n", "/%C3%A9", [false, false]),
+            (
+                "Disallow: /\nAllow: /ab\nAllow: /ac\n",
+                "/ab/",
+                [true, true],
+            ),
+            (
+                "Disallow: /\nAllow: /ab/index.html\n",
+                "/ab/",
+                [false, true],
+            ),
+            ("Disallow: /\nallow: /ab/index.htm\n", "/ab/", [false, true]),
+            (
+                "Disallow: /\nALLOW: /ab/main.html\n",
+                "/ab/",
+                [false, false],
+            ),
+        ];
+        let capped = format!("Disallow: /{long}b\n");
+        let path = format!("/{long}a");
+        let cases = cases
+            .iter()
+            .map(|&(rules, path, allowed)| (rules.to_owned(), path.to_owned(), allowed))
+            .chain([(capped, path, [true, false])]);
+        for (rules, path, allowed) in cases {
+            let body = format!("User-agent: *\n{rules}");
+            for (d, allowed) in [Dialect::Rfc9309, Dialect::Google].into_iter().zip(allowed) {
+                assert_eq!(both(d, &body, "bot", &path), allowed, "{d} {rules:?}");
+            }
+            for d in [Dialect::Draft1996, Dialect::Norobots1994] {
+                both(d, &body, "bot", &path);
+            }
+        }
     }
 
     // RFC 9309 2.1: only a `User-agent` line after a rule starts a group.

@@ -106,6 +106,32 @@ pub(crate) trait Sink {
     fn wants_group(&self) -> bool {
         true
     }
+    /// Whether the sink looks at rule lines before they are read whole
+    /// ([`Sink::pass_rule`]); the reader offers them only then, so that
+    /// other sinks pay nothing for it.
+    const PASSES_RULES: bool = false;
+    /// A rule line of the open group, offered before it is read whole: a
+    /// line that starts with `Allow:` or `Disallow:` (any case) in a dialect
+    /// that reads one path per value. `value` runs from the value's first
+    /// octet to as far as the line may reach (the body's end, or the
+    /// reference library's line limit); where the line ends is not known.
+    ///
+    /// A sink that can tell from the value's first octets that the rule
+    /// decides nothing for it takes the rule as read and returns how many
+    /// octets it looked at; none of them may end the line's content or be
+    /// white space (see [`plain`]), so the line goes on past them. `None`
+    /// has the line read as usual.
+    fn pass_rule(&mut self, _kind: RuleKind, _value: (usize, usize)) -> Option<usize> {
+        None
+    }
+}
+
+/// Whether `b`, in a value, is part of the pattern as written whatever
+/// follows: not white space (which may be trailing), not what ends a line's
+/// content, and not an octet that some dialect rewrites or reads as a
+/// wildcard (`%`, non-ASCII, `*`, `$`).
+pub(crate) fn plain(b: u8) -> bool {
+    b < 0x80 && !is_space(b) && !matches!(b, b'#' | 0 | b'%' | b'*' | b'$')
 }
 
 pub(crate) fn parse(input: &[u8], options: &ParseOptions) -> Robots {
@@ -278,10 +304,52 @@ impl<S: Sink> Reader<'_, '_, S> {
                 pos = next_line(body, pos);
                 continue;
             }
+            if S::PASSES_RULES && self.open && !self.dialect.is_legacy() {
+                if let Some(next) = self.pass_rule(pos) {
+                    pos = next;
+                    continue;
+                }
+            }
             let line = scan_line(body, pos);
             self.line(line_no, pos, &line);
             pos = line.next;
         }
+    }
+
+    /// Offers the rule on the line at `start` to the sink if the line is
+    /// spelled plainly (`Disallow:` or `Allow:`, any case, at the line's
+    /// start); where the next line starts if the sink took it as read.
+    fn pass_rule(&mut self, start: usize) -> Option<usize> {
+        const DISALLOW: u64 = u64::from_le_bytes(*b"disallow");
+        const ALLOW: u64 = u64::from_le_bytes(*b"allow:\0\0");
+        let body = self.body;
+        let word = u64::from_le_bytes(body.get(start..start + 8)?.try_into().ok()?);
+        // Or-ing 0x20 folds the case of letters and makes no other octet a
+        // letter; the colon is compared as it is.
+        let (kind, colon) = if word | 0x2020_2020_2020_2020 == DISALLOW {
+            (RuleKind::Disallow, start + 8)
+        } else if (word & 0xFFFF_FFFF_FFFF) | 0x20_2020_2020 == ALLOW {
+            (RuleKind::Allow, start + 5)
+        } else {
+            return None;
+        };
+        if body.get(colon) != Some(&b':') {
+            return None;
+        }
+        let value = colon
+            + 1
+            + body[colon + 1..]
+                .iter()
+                .take_while(|&&b| b == b' ' || b == b'\t')
+                .count();
+        let end = if self.dialect == Dialect::Google {
+            body.len().min(start + GOOGLE_MAX_LINE)
+        } else {
+            body.len()
+        };
+        let looked = self.sink.pass_rule(kind, (value.min(end), end))?;
+        self.seen_rule = true;
+        Some(next_line(body, value + looked))
     }
 
     /// Skips a byte order mark: the whole mark in most dialects, any leading
