@@ -1,7 +1,7 @@
 //! Octet scanning for short inputs: robots.txt lines and URLs are a few
 //! dozen octets, where the set-up of a general vectorised search (`memchr`)
-//! costs more than the search itself. Words of eight octets everywhere, and
-//! sixteen-octet SSE2 chunks for the lines on x86-64.
+//! costs more than the search itself. Sixteen-octet SSE2 chunks on x86-64,
+//! words of eight octets elsewhere and for what is left of a short input.
 
 /// One in every octet of a word.
 const LO: u64 = 0x0101_0101_0101_0101;
@@ -27,8 +27,10 @@ pub(crate) fn find_any<const N: usize>(bytes: &[u8], needles: [u8; N]) -> Option
 /// The first octet of `bytes` that is one of `NEEDLES` or, when `HIGH`,
 /// non-ASCII.
 ///
-/// Tests eight octets per step with the "has a zero byte" trick on `u64`
-/// words (and their top bits for non-ASCII).
+/// Sixteen octets per step on x86-64 (a URL's host and path take a few),
+/// the last step overlapping the one before; below sixteen octets, and
+/// on other targets, eight per step with the "has a zero byte" trick on
+/// `u64` words (and their top bits for non-ASCII).
 #[inline]
 pub(crate) fn find_any_or_high<const N: usize, const HIGH: bool>(
     bytes: &[u8],
@@ -40,6 +42,28 @@ pub(crate) fn find_any_or_high<const N: usize, const HIGH: bool>(
             .iter()
             .fold(high, |acc, &n| acc | zero_octets(w ^ (LO * u64::from(n))))
     };
+    #[cfg(target_arch = "x86_64")]
+    if bytes.len() >= 16 {
+        let hits = |at: usize| {
+            let chunk = bytes[at..at + 16].try_into().expect("sixteen octets");
+            sse2::find::<N, HIGH>(chunk, needles, 0)
+        };
+        let mut at = 0;
+        while at + 16 <= bytes.len() {
+            let found = hits(at);
+            if found != 0 {
+                return Some(at + found.trailing_zeros() as usize);
+            }
+            at += 16;
+        }
+        if at == bytes.len() {
+            return None;
+        }
+        // The last sixteen octets, less those already searched.
+        let last = bytes.len() - 16;
+        let found = hits(last) >> (at - last);
+        return (found != 0).then(|| at + found.trailing_zeros() as usize);
+    }
     let mut chunks = bytes.chunks_exact(8);
     let mut at = 0;
     for chunk in &mut chunks {
@@ -147,10 +171,11 @@ pub(crate) fn find_line_parts(bytes: &[u8]) -> (Option<usize>, Option<usize>) {
     #[cfg(target_arch = "x86_64")]
     while let Some(chunk) = bytes.get(at..at + 16) {
         let chunk = chunk.try_into().expect("sixteen octets");
+        // Below 14: LF, CR, NUL and the few other control octets.
         let mut hits = if colon.is_none() {
-            sse2::line_stops::<true>(chunk)
+            sse2::find::<2, false>(chunk, *b"#:", 14)
         } else {
-            sse2::line_stops::<false>(chunk)
+            sse2::find::<1, false>(chunk, *b"#", 14)
         };
         while hits != 0 {
             let i = at + hits.trailing_zeros() as usize;
@@ -187,32 +212,45 @@ pub(crate) fn find_line_parts(bytes: &[u8]) -> (Option<usize>, Option<usize>) {
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
     use std::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-        _mm_set_epi64x,
+        __m128i, _mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        _mm_set_epi64x, _mm_setzero_si128,
     };
 
-    /// One bit per octet of `chunk` below 14, `#` or, when `COLON`, `:`.
+    /// One bit per octet of `chunk` that is one of `needles`, or below
+    /// `below` (none when 0), or non-ASCII when `HIGH`.
     #[inline]
-    pub(super) fn line_stops<const COLON: bool>(chunk: &[u8; 16]) -> u32 {
+    pub(super) fn find<const N: usize, const HIGH: bool>(
+        chunk: &[u8; 16],
+        needles: [u8; N],
+        below: u8,
+    ) -> u32 {
         // SAFETY: these intrinsics only need SSE2, which every x86-64
         // processor has (it is in the target's baseline), and touch no
         // memory: the octets come in as two integers.
-        unsafe { line_stops_sse2::<COLON>(chunk) }
+        unsafe { find_sse2::<N, HIGH>(chunk, needles, below) }
     }
 
     #[target_feature(enable = "sse2")]
-    fn line_stops_sse2<const COLON: bool>(chunk: &[u8; 16]) -> u32 {
+    fn find_sse2<const N: usize, const HIGH: bool>(
+        chunk: &[u8; 16],
+        needles: [u8; N],
+        below: u8,
+    ) -> u32 {
         // In a register from two integers: no pointer to read through.
         let (lo, hi) = chunk.split_at(8);
         let word = |b: &[u8]| i64::from_le_bytes(b.try_into().expect("eight octets"));
         let v = _mm_set_epi64x(word(hi), word(lo));
-        // Unsigned "at most 13": the octet equals its minimum with 13.
-        let mut hits = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(13)), v);
-        hits = _mm_or_si128(hits, _mm_cmpeq_epi8(v, _mm_set1_epi8(b'#' as i8)));
-        if COLON {
-            hits = _mm_or_si128(hits, _mm_cmpeq_epi8(v, _mm_set1_epi8(b':' as i8)));
+        let mut hits: __m128i = if below > 0 {
+            // Unsigned "below": the octet equals its minimum with below - 1.
+            _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8((below - 1) as i8)), v)
+        } else {
+            _mm_setzero_si128()
+        };
+        for n in needles {
+            hits = _mm_or_si128(hits, _mm_cmpeq_epi8(v, _mm_set1_epi8(n as i8)));
         }
-        _mm_movemask_epi8(hits) as u32
+        let high = if HIGH { _mm_movemask_epi8(v) } else { 0 };
+        (_mm_movemask_epi8(hits) | high) as u32
     }
 }
 
@@ -335,9 +373,12 @@ mod tests {
             s.iter()
                 .position(|&b| matches!(b, b'#' | b'%') || (high && b >= 0x80))
         };
-        for len in 0..=24 {
+        // Past 32 octets: two chunks of sixteen on x86-64, then the last
+        // sixteen, overlapping; words of eight and single octets below 16.
+        for len in 0..=40 {
             for at in 0..len {
-                for hit in [b'#', b'%', 0x80, 0xff] {
+                // The needles, the non-ASCII edges, and neighbours of each.
+                for hit in [b'#', b'%', 0x80, 0xff, b'"', b'$', b'&', 0x7f] {
                     // Non-needles everywhere else, in particular zeros, which
                     // the overlapping word shifts in.
                     for fill in [b'a', 0] {
