@@ -30,6 +30,11 @@ const BUDGET_PER_OCTET: usize = 4;
 /// Searching allowed whatever the body's size.
 const SLACK: usize = 1 << 16;
 
+/// How many octets of a rule's value are compared with the path before the
+/// line's end is known (see `pass_rule`); a value that goes on as the path
+/// does past that has the line read whole.
+const PASS_WINDOW: usize = 128;
+
 /// Whether `agent` may fetch `url` under the robots.txt `body`, read as
 /// `options` say: what `Robots::parse_with(body, options).matcher(agent)
 /// .is_allowed(url)` answers, in one pass over the body.
@@ -173,7 +178,9 @@ impl Sink for OneShot<'_> {
         // `cannot_match` before the line's end is known: the value parts
         // from the path at a plain octet after plain ones, so the pattern
         // goes on past it as written, whatever the rest of the line holds.
-        let value = &self.body[a..b];
+        // Only so far: past the line's end the body may go on as the path
+        // does, and every line would compare the whole path.
+        let value = &self.body[a..b.min(a + PASS_WINDOW)];
         let same = common_prefix(value, self.path);
         let parted = value.get(same).is_some_and(|&b| plain(b));
         if !(parted && value[..same].iter().all(|&b| plain(b))) {
@@ -418,10 +425,19 @@ mod tests {
         ];
         let capped = format!("Disallow: /{long}b\n");
         let path = format!("/{long}a");
+        // Past the window compared before the line's end is known.
+        let wide = format!(
+            "Disallow: /{}b\nDisallow: /{}\n",
+            &long[..200],
+            &long[..300]
+        );
         let cases = cases
             .iter()
             .map(|&(rules, path, allowed)| (rules.to_owned(), path.to_owned(), allowed))
-            .chain([(capped, path, [true, false])]);
+            .chain([
+                (capped, path.clone(), [true, false]),
+                (wide, path, [false, false]),
+            ]);
         for (rules, path, allowed) in cases {
             let body = format!("User-agent: *\n{rules}");
             for (d, allowed) in [Dialect::Rfc9309, Dialect::Google].into_iter().zip(allowed) {

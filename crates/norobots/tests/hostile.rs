@@ -574,6 +574,41 @@ fn one_shot_checks_of_many_wildcard_rules_against_long_paths_are_linear() {
 }
 
 /// A generated body with its URLs, measured by the body's length.
+// A rule line is passed over once its value parts from the path (see
+// `oneshot`), before its end is known: a path that goes on as the file does
+// (line ends and all) must not make every line compare the whole path.
+#[test]
+fn one_shot_checks_of_a_path_that_repeats_the_file_are_linear() {
+    let _serial = serial();
+    let make = |n: usize| {
+        let line = "Disallow: /a\n";
+        let body = format!("User-agent: *\n{}", line.repeat(n));
+        let mut url = String::from("/a\n");
+        while url.len() < n {
+            url.push_str(line);
+        }
+        StarCase((
+            body,
+            [url.clone(), url.clone(), url.clone(), url.clone(), url],
+        ))
+    };
+    for dialect in [Dialect::Rfc9309, Dialect::Google] {
+        assert_linear(
+            &format!("[{dialect}] one-shot, n rule lines against a path of n octets like them"),
+            [10_000, 40_000],
+            3,
+            Duration::from_secs(5),
+            64,
+            make,
+            |StarCase((body, urls))| {
+                let options = ParseOptions::new(dialect);
+                let once = norobots::is_allowed_with(body.as_bytes(), &options, "bot", &urls[0]);
+                assert!(!once, "[{dialect}] `/a` is disallowed");
+            },
+        );
+    }
+}
+
 struct StarCase((String, [String; 5]));
 
 impl AsRef<[u8]> for StarCase {
