@@ -708,7 +708,12 @@ impl Matcher {
                 let mask = if n == 8 { u64::MAX } else { (1 << (8 * n)) - 1 };
                 (u64::from_le_bytes(*word) ^ node.head) & mask == 0
             }
-            None => rest[..n] == node.head.to_le_bytes()[..n],
+            // The path's last few octets: one by one, not a call to
+            // `memcmp` for fewer than eight.
+            None => rest[..n]
+                .iter()
+                .zip(node.head.to_le_bytes())
+                .all(|(&a, b)| a == b),
         };
         head_ok
             && (len <= 8 || {
