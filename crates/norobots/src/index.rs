@@ -48,6 +48,25 @@ pub(crate) struct TailIndex {
     required: [Option<u8>; 2],
 }
 
+/// A set of octets, as a 256-bit map: the octets every tail of a node
+/// needs, which the build looks for among its required ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct ByteSet([u64; 4]);
+
+impl ByteSet {
+    fn insert(&mut self, b: u8) {
+        self.0[usize::from(b >> 6)] |= 1 << (b & 63);
+    }
+
+    fn intersection(&self, other: &ByteSet) -> ByteSet {
+        ByteSet(std::array::from_fn(|i| self.0[i] & other.0[i]))
+    }
+
+    fn contains(&self, b: u8) -> bool {
+        self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0
+    }
+}
+
 /// Nodes with fewer tails than this are searched rule by rule, which is
 /// cheaper than looking up every bigram of the path.
 pub(crate) const MIN_TAILS: usize = 16;
@@ -184,7 +203,11 @@ impl TailIndex {
         };
         let common = globs
             .clone()
-            .map(|g| g.needs)
+            .map(|g| {
+                let mut set = ByteSet::default();
+                segments(g).flatten().for_each(|&b| set.insert(b));
+                set
+            })
             .reduce(|a, b| a.intersection(&b))
             .unwrap_or_default();
         let mut marks =

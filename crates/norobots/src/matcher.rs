@@ -16,7 +16,9 @@ use std::sync::Arc;
 
 use crate::agent;
 use crate::index::{TailIndex, MIN_TAILS};
-use crate::pattern::{index_html_rule, normalize, path_of, rewrite_pattern, ByteSet, Glob, Parts};
+use crate::pattern::{
+    index_html_rule, normalize, path_of, rewrite_pattern, Glob, OctetFilter, Parts,
+};
 use crate::scan::common_prefix;
 use crate::{Dialect, Robots, RuleKind};
 
@@ -987,15 +989,15 @@ impl fmt::Display for Verdict<'_> {
 /// rule is tried, to pass over the rules that need an octet the path lacks
 /// without searching for their segments.
 #[derive(Default)]
-struct Seen(Option<ByteSet>);
+struct Seen(Option<OctetFilter>);
 
 impl Seen {
     /// False when `glob` needs an octet that `path` lacks.
     #[inline]
     fn may_match(&mut self, glob: &Glob, path: &[u8]) -> bool {
         // The octets of the whole path are a superset of any rest's.
-        let octets = self.0.get_or_insert_with(|| ByteSet::of(path));
-        glob.needs.is_subset(octets)
+        let octets = self.0.get_or_insert_with(|| OctetFilter::of(path));
+        glob.needs.within(octets)
     }
 }
 

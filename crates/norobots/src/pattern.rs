@@ -234,62 +234,80 @@ pub(crate) struct Glob {
     /// The segments' total length: a shorter path cannot match.
     pub min_len: u32,
     /// Every octet of the segments: a path that lacks one cannot match.
-    pub needs: ByteSet,
+    pub needs: OctetFilter,
 }
 
-/// A set of octets, as a 256-bit map.
+/// Which octets a string holds, one bit per class of octets, in one word.
 ///
-/// Most `*` rules need an octet that most paths lack (`?`, `=`, `.`);
-/// comparing two maps is four word operations, where finding a segment in
-/// the path is a search.
+/// A check gathers the octets of its path once, the first time it tries a
+/// `*` rule, and passes over the rules that need an octet the path lacks
+/// (`?`, `=`, `.`) without searching for their segments. Letters (either
+/// case), digits and the punctuation of URLs each have a bit of their own,
+/// so the filter is as sharp as a 256-bit set on real rules; other octets
+/// share the last bits. A word in registers, where a 256-bit set was
+/// updated in memory, octet by octet.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct ByteSet([u64; 4]);
+pub(crate) struct OctetFilter(u64);
 
-impl ByteSet {
-    pub fn of(bytes: &[u8]) -> ByteSet {
-        // Four sets, one per octet of every four: octets in a row that set
-        // bits of one word would each wait for the store of the one before
-        // (a check builds the set of each path it tries `*` rules on, and
-        // this wait was most of its cost).
-        let mut sets = [ByteSet::default(); 4];
+/// Each octet's bit in an [`OctetFilter`] (see there).
+static FILTER_BIT: [u8; 256] = {
+    const PUNCTUATION: &[u8; 20] = b"./-_?=&%~+,;:!*$@()'";
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        // Everything else: bits 56 to 63.
+        table[b] = 56 + (b & 7) as u8;
+        b += 1;
+    }
+    let mut i = 0;
+    while i < 26 {
+        table[b'a' as usize + i] = i as u8;
+        table[b'A' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 10 {
+        table[b'0' as usize + i] = 26 + i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < PUNCTUATION.len() {
+        table[PUNCTUATION[i] as usize] = 36 + i as u8;
+        i += 1;
+    }
+    table
+};
+
+impl OctetFilter {
+    /// The filter of `bytes`.
+    pub fn of(bytes: &[u8]) -> OctetFilter {
+        // Four words, one per octet of every four, so that octets in a row
+        // do not each wait for the one before.
+        let mut words = [OctetFilter::default(); 4];
         let mut chunks = bytes.chunks_exact(4);
         for chunk in &mut chunks {
-            for (set, &b) in sets.iter_mut().zip(chunk) {
-                set.insert(b);
+            for (word, &b) in words.iter_mut().zip(chunk) {
+                word.insert(b);
             }
         }
-        for (set, &b) in sets.iter_mut().zip(chunks.remainder()) {
-            set.insert(b);
+        for (word, &b) in words.iter_mut().zip(chunks.remainder()) {
+            word.insert(b);
         }
-        let [a, b, c, d] = sets;
-        a.union(&b).union(&c.union(&d))
+        let [a, b, c, d] = words.map(|w| w.0);
+        OctetFilter(a | b | c | d)
     }
 
-    /// Adds `b` to the set.
+    /// Adds `b` to the filter.
     #[inline]
     pub fn insert(&mut self, b: u8) {
-        self.0[usize::from(b >> 6)] |= 1 << (b & 63);
+        self.0 |= 1 << FILTER_BIT[usize::from(b)];
     }
 
-    /// The octets in either set.
-    pub fn union(&self, other: &ByteSet) -> ByteSet {
-        ByteSet(std::array::from_fn(|i| self.0[i] | other.0[i]))
-    }
-
-    /// The octets in both sets.
-    pub fn intersection(&self, other: &ByteSet) -> ByteSet {
-        ByteSet(std::array::from_fn(|i| self.0[i] & other.0[i]))
-    }
-
-    /// Whether `b` is in the set.
-    pub fn contains(&self, b: u8) -> bool {
-        self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0
-    }
-
-    /// Whether every octet of `self` is in `other`.
+    /// Whether a string whose filter is `other` may hold every octet of a
+    /// string whose filter is `self` (it surely lacks one if not).
     #[inline]
-    pub fn is_subset(&self, other: &ByteSet) -> bool {
-        (0..4).all(|i| self.0[i] & !other.0[i] == 0)
+    pub fn within(&self, other: &OctetFilter) -> bool {
+        self.0 & !other.0 == 0
     }
 }
 
@@ -300,9 +318,9 @@ impl Glob {
             .iter()
             .map(|&(a, b)| b - a)
             .fold(0u32, u32::saturating_add);
-        // Octet by octet into one set: segments are short, and `ByteSet::of`
-        // sets up four sets to be quick on long paths.
-        let mut needs = ByteSet::default();
+        // Octet by octet into one word: segments are short, and
+        // `OctetFilter::of` sets up four words to be quick on long paths.
+        let mut needs = OctetFilter::default();
         for &(a, b) in &segments {
             arena[a as usize..b as usize]
                 .iter()
@@ -468,24 +486,55 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 mod tests {
     use super::*;
 
+    fn filter_of_one(b: u8) -> OctetFilter {
+        let mut f = OctetFilter::default();
+        f.insert(b);
+        f
+    }
+
     #[test]
-    fn byte_set_holds_every_octet_at_every_place() {
-        // The set is built four octets at a time: each length up to three
+    fn octet_filter_holds_every_octet_at_every_place() {
+        // The filter is built four octets at a time: each length up to three
         // past a multiple of four, each octet value at each place in it.
         for len in 1..=11 {
             for place in 0..len {
                 for b in 0..=255u8 {
                     let mut bytes = vec![b'a'; len];
                     bytes[place] = b;
-                    let set = ByteSet::of(&bytes);
-                    assert!(set.contains(b), "{len} {place} {b}");
-                    assert_eq!(set.contains(b'a'), len > 1 || b == b'a');
-                    let others = (0..=255u8).filter(|&o| set.contains(o)).count();
-                    assert_eq!(others, if b == b'a' || len == 1 { 1 } else { 2 });
+                    let f = OctetFilter::of(&bytes);
+                    assert!(filter_of_one(b).within(&f), "{len} {place} {b}");
+                    // Nothing else: `a` fills the other places.
+                    let mut expected = filter_of_one(b);
+                    if len > 1 {
+                        expected.insert(b'a');
+                    }
+                    assert_eq!(f, expected, "{len} {place} {b}");
                 }
             }
         }
-        assert_eq!(ByteSet::of(b""), ByteSet::default());
+        assert_eq!(OctetFilter::of(b""), OctetFilter::default());
+    }
+
+    // The filter passes over a rule only when the path surely lacks one of
+    // its octets; it must tell apart what URLs and rules are made of.
+    #[test]
+    fn octet_filter_tells_letters_digits_and_url_punctuation_apart() {
+        let own: Vec<u8> = (b'a'..=b'z')
+            .chain(b'0'..=b'9')
+            .chain(*b"./-_?=&%~+,;:!*$@()'")
+            .collect();
+        for &x in &own {
+            for &y in &own {
+                assert_eq!(
+                    filter_of_one(x).within(&filter_of_one(y)),
+                    x == y,
+                    "{x} {y}"
+                );
+            }
+            // Either case of a letter shares its bit.
+            let upper = x.to_ascii_uppercase();
+            assert!(filter_of_one(upper).within(&filter_of_one(x)));
+        }
     }
 
     fn norm(d: Dialect, s: &str) -> String {
