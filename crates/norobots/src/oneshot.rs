@@ -385,10 +385,10 @@ mod tests {
 
     // RFC 9309 2.2.2 and the reference library's reader: a rule line spelled
     // plainly is passed over once its value parts from the path, but only
-    // where nothing up to that octet may end the pattern (white space that
-    // trailing, `#`, NUL, CR), be rewritten (`%`, non-ASCII) or be a
-    // wildcard (`*`, `$`); a `google` Allow may match as its directory, and
-    // the reference library cuts a line at 16,663 octets.
+    // where nothing up to that octet may end the pattern (trailing white
+    // space, `#`, NUL, CR), be rewritten (`%`, non-ASCII) or be a wildcard
+    // (`*`, `$`); a `google` Allow may match as its directory, and the
+    // reference library cuts a line at 16,663 octets.
     #[test]
     fn a_plain_rule_line_is_passed_over_only_where_it_parts_from_the_path() {
         let long = "a".repeat(20_000);
