@@ -50,7 +50,7 @@ pub(crate) struct TailIndex {
 
 /// A set of octets, as a 256-bit map: the octets every tail of a node
 /// needs, which the build looks for among its required ones.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Default)]
 struct ByteSet([u64; 4]);
 
 impl ByteSet {

@@ -175,17 +175,11 @@ impl Sink for OneShot<'_> {
         if self.dialect == Dialect::Google && kind == RuleKind::Allow {
             return None;
         }
-        // `cannot_match` before the line's end is known: the value parts
-        // from the path at a plain octet after plain ones, so the pattern
-        // goes on past it as written, whatever the rest of the line holds.
-        // Only so far: past the line's end the body may go on as the path
-        // does, and every line would compare the whole path.
-        let value = &self.body[a..b.min(a + PASS_WINDOW)];
-        let same = common_prefix(value, self.path);
-        let parted = value.get(same).is_some_and(|&b| plain(b));
-        if !(parted && value[..same].iter().all(|&b| plain(b))) {
-            return None;
-        }
+        // `cannot_match` before the line's end is known: what follows the
+        // parting octet does not matter. Only so far: past the line's end
+        // the body may go on as the path does, and every line would compare
+        // the whole path.
+        let same = parting(&self.body[a..b.min(a + PASS_WINDOW)], self.path)?;
         self.for_named.rules += u32::from(named);
         self.for_star.rules += u32::from(star);
         Some(same + 1)
@@ -234,16 +228,22 @@ impl Sink for OneShot<'_> {
     }
 }
 
-/// Whether the pattern `raw`, as written, surely does not match `path`: it
-/// parts from the path at an octet before which it holds only octets that
-/// no dialect rewrites and that are neither `*` nor `$` (in every dialect,
-/// only `%xx` and non-ASCII octets are rewritten).
+/// Whether the pattern `raw`, as written, surely does not match `path`.
 fn cannot_match(raw: &[u8], path: &[u8]) -> bool {
-    let same = common_prefix(raw, path);
-    same < raw.len()
-        && !raw[..=same]
-            .iter()
-            .any(|&b| matches!(b, b'%' | b'*' | b'$') || b >= 0x80)
+    parting(raw, path).is_some()
+}
+
+/// Where the pattern `value` surely parts from `path`, whatever follows in
+/// `value`: the first octet in which they differ (or the one past the end of
+/// `path`), when it and every octet before are plain (see [`plain`]): no
+/// dialect rewrites them or reads them as wildcards (in every dialect, only
+/// `%xx` and non-ASCII octets are rewritten), and none may end the pattern.
+/// `None` when the pattern may still match.
+fn parting(value: &[u8], path: &[u8]) -> Option<usize> {
+    let same = common_prefix(value, path);
+    // None when `value` ends first: it is a prefix of `path`.
+    let through = value.get(..=same)?;
+    through.iter().all(|&b| plain(b)).then_some(same)
 }
 
 /// Makes the rule `best` if it outranks it and matches `path`.
