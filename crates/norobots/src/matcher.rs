@@ -740,6 +740,13 @@ impl Matcher {
     /// and remembers the nodes it passed; their `*` tails are tried after,
     /// deepest first, when the best rank so far has risen and most tails can
     /// be skipped without looking at the path.
+    ///
+    /// The walk starts at the root even in a large trie. Starting at the
+    /// node of the path's deepest `/`-ended prefix, found in a hash table,
+    /// cut the levels walked on the 10,000-rule benchmark file from 6.8 to
+    /// 1.8 a URL, yet made the check slower: the levels it skips are those
+    /// near the root, which every URL shares and the cache holds, and the
+    /// table's own lookups miss the cache.
     fn best_rank(&self, path: &[u8]) -> u32 {
         const DEPTH: usize = 32;
         let mut visited = [(0u32, 0u32); DEPTH];
@@ -988,6 +995,11 @@ impl fmt::Display for Verdict<'_> {
 /// The octets of the path being checked, gathered the first time a `*`
 /// rule is tried, to pass over the rules that need an octet the path lacks
 /// without searching for their segments.
+///
+/// Even for a path that meets a single `*` rule: gathering them is a
+/// table lookup per octet, while searching for a segment that is not there
+/// costs more (trying the first rule without them made the benchmark's
+/// 10-rule check half as slow again).
 #[derive(Default)]
 struct Seen(Option<OctetFilter>);
 
