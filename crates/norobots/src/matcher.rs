@@ -1062,7 +1062,7 @@ pub(crate) fn rank(dialect: Dialect, pattern_len: usize, kind: RuleKind, order: 
 
 /// The first eight octets of `bytes`, zero-padded.
 #[inline]
-fn first_eight(bytes: &[u8]) -> [u8; 8] {
+pub(crate) fn first_eight(bytes: &[u8]) -> [u8; 8] {
     if let Some(head) = bytes.first_chunk::<8>() {
         // One load, where the copy below is a call to `memcpy`.
         return *head;

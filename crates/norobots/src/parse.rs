@@ -4,11 +4,9 @@
 
 use std::sync::Arc;
 
-use memchr::memchr2;
-
 use crate::group::{parse_crawl_delay, RequestRate, VisitTime};
 use crate::robots::{FieldData, GroupData, RuleData, Span};
-use crate::scan::find_line_parts;
+use crate::scan::{find_line_end, find_line_parts};
 use crate::{Diagnostic, DiagnosticKind, Dialect, Robots, RuleKind};
 
 /// How to read a body: the dialect and a byte limit.
@@ -543,7 +541,7 @@ fn scan_line(body: &[u8], start: usize) -> Line {
         Some(at) => {
             line.comment = body[at] == b'#';
             line.nul = body[at] == 0;
-            memchr2(b'\n', b'\r', &body[at..]).map_or(body.len(), |k| at + k)
+            find_line_end(&body[at..]).map_or(body.len(), |k| at + k)
         }
     };
     line.content_end = stop.filter(|_| line.comment || line.nul).unwrap_or(eol);
@@ -568,7 +566,7 @@ fn may_be_user_agent(body: &[u8], start: usize) -> bool {
 /// Where the line after the one at `start` starts (past CR, LF or CRLF, as
 /// in [`scan_line`]); past the body's end when this line is the last.
 fn next_line(body: &[u8], start: usize) -> usize {
-    match memchr2(b'\n', b'\r', &body[start..]) {
+    match find_line_end(&body[start..]) {
         None => body.len() + 1,
         Some(k) if body[start + k] == b'\r' && body.get(start + k + 1) == Some(&b'\n') => {
             start + k + 2

@@ -152,6 +152,43 @@ pub(crate) fn common_prefix(a: &[u8], b: &[u8]) -> usize {
         .count()
 }
 
+/// The top bit of each octet of `w` that is not plain (see
+/// `parse::plain`): white space, NUL, `#`, `%`, `*`, `$` or non-ASCII.
+/// Exact for every octet, unlike the "has a zero byte" trick: with the top
+/// bits set first, no subtraction below borrows from the next octet.
+#[inline]
+pub(crate) fn not_plain_octets(w: u64) -> u64 {
+    let x = w | HI;
+    // The top bit of each octet whose low seven bits are at least `c`.
+    let at_least = |c: u8| x.wrapping_sub(LO * u64::from(c));
+    let low = !at_least(1)
+        | (at_least(0x09) ^ at_least(0x0E))
+        | (at_least(b' ') ^ at_least(b' ' + 1))
+        // `#`, `$` and `%` are 0x23 to 0x25.
+        | (at_least(b'#') ^ at_least(b'%' + 1))
+        | (at_least(b'*') ^ at_least(b'*' + 1));
+    (w | low) & HI
+}
+
+/// The first LF or CR of `bytes`. The rest of a rule line, once its value
+/// has parted from the path, is mostly shorter than 32 octets: two SSE2
+/// compares and one branch find its end there, where `memchr2` would pay its
+/// set-up and branches on the length; past them, `memchr2` takes over.
+#[inline]
+pub(crate) fn find_line_end(bytes: &[u8]) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(head) = bytes.first_chunk::<32>() {
+        let (a, b) = head.split_at(16);
+        let hits = sse2::find::<2, false>(a.try_into().expect("sixteen"), *b"\n\r", 0)
+            | sse2::find::<2, false>(b.try_into().expect("sixteen"), *b"\n\r", 0) << 16;
+        if hits != 0 {
+            return Some(hits.trailing_zeros() as usize);
+        }
+        return memchr::memchr2(b'\n', b'\r', &bytes[32..]).map(|k| k + 32);
+    }
+    memchr::memchr2(b'\n', b'\r', bytes)
+}
+
 /// Whether `b` ends a robots.txt line's content: LF, CR, NUL or `#`.
 #[inline]
 fn ends_content(b: u8) -> bool {
@@ -171,22 +208,18 @@ pub(crate) fn find_line_parts(bytes: &[u8]) -> (Option<usize>, Option<usize>) {
     #[cfg(target_arch = "x86_64")]
     while let Some(chunk) = bytes.get(at..at + 16) {
         let chunk = chunk.try_into().expect("sixteen octets");
-        // Below 14: LF, CR, NUL and the few other control octets.
-        let mut hits = if colon.is_none() {
-            sse2::find::<2, false>(chunk, *b"#:", 14)
-        } else {
-            sse2::find::<1, false>(chunk, *b"#", 14)
-        };
-        while hits != 0 {
-            let i = at + hits.trailing_zeros() as usize;
-            if ends_content(bytes[i]) {
-                return (Some(i), colon);
-            }
-            // Other control octets (a tab, say) share the flag.
-            if bytes[i] == b':' {
-                colon.get_or_insert(i);
-            }
-            hits &= hits - 1;
+        // Exact masks, so that no loop runs over the hits: their number
+        // varies from line to line, and each exit of such a loop is a branch
+        // mispredicted.
+        let stops = sse2::find::<4, false>(chunk, *b"\n\r\0#", 0);
+        let colons = sse2::find::<1, false>(chunk, *b":", 0);
+        // The bits below the first stop; all of them when there is none.
+        let before = stops.wrapping_sub(1) & !stops;
+        if colon.is_none() && colons & before != 0 {
+            colon = Some(at + (colons & before).trailing_zeros() as usize);
+        }
+        if stops != 0 {
+            return (Some(at + stops.trailing_zeros() as usize), colon);
         }
         at += 16;
     }
@@ -298,6 +331,49 @@ mod tests {
                 "{s:?}"
             );
             assert_eq!(find_any_or_high::<2, true>(s, *b"#%"), want_high, "{s:?}");
+        }
+    }
+
+    // Every octet at every place of a word, among plain neighbours and
+    // behind a non-plain one (where a borrow would show): the mask agrees
+    // with `plain` octet by octet.
+    #[test]
+    fn not_plain_octets_flag_exactly_the_octets_that_are_not_plain() {
+        for b in 0..=255u8 {
+            for at in 0..8 {
+                for fill in [b'a', 0u8, 0xFF, b'#'] {
+                    let mut word = [fill; 8];
+                    word[at] = b;
+                    let got = not_plain_octets(u64::from_le_bytes(word)).to_le_bytes();
+                    for (i, (&o, &g)) in word.iter().zip(&got).enumerate() {
+                        assert_eq!(g == 0x80, !crate::parse::plain(o), "{word:?} at {i}");
+                        assert!(g == 0 || g == 0x80);
+                    }
+                }
+            }
+        }
+    }
+
+    // The first LF or CR, whether it lies in the first 32 octets, past
+    // them, or nowhere, at every length around the window's edges.
+    #[test]
+    fn line_ends_are_found_in_and_past_the_first_window() {
+        let naive = |s: &[u8]| s.iter().position(|&b| b == b'\n' || b == b'\r');
+        for len in 0..80 {
+            for at in (0..len).chain([usize::MAX]) {
+                for end in [b'\n', b'\r'] {
+                    let mut s = vec![b'a'; len];
+                    if let Some(x) = s.get_mut(at) {
+                        *x = end;
+                    }
+                    // Octets near LF and CR must not count.
+                    s.iter_mut()
+                        .step_by(3)
+                        .filter(|x| **x == b'a')
+                        .for_each(|x| *x = 0x0B);
+                    assert_eq!(find_line_end(&s), naive(&s), "{s:?}");
+                }
+            }
         }
     }
 
