@@ -118,11 +118,7 @@ const MAX_BITS_LOG2: u32 = 16;
 impl TailIndex {
     /// Files each glob under its least shared gram.
     pub fn build<'g>(arena: &[u8], globs: impl Iterator<Item = &'g Glob> + Clone) -> TailIndex {
-        let segments = |g: &'g Glob| {
-            g.segments
-                .iter()
-                .map(|&(a, b)| &arena[a as usize..b as usize])
-        };
+        let segments = |g: &'g Glob| g.segments(arena);
         // How many rules share each gram, estimated: counters indexed by a
         // hash, so colliding grams add up. Only the choice of gram depends on
         // it (any gram of a rule files it correctly), and a flat table costs a
@@ -294,13 +290,12 @@ mod tests {
     use super::*;
 
     fn glob(arena: &mut Vec<u8>, segs: &[&str]) -> Glob {
-        let mut ranges = Vec::new();
+        let a = arena.len() as u32;
         for s in segs {
-            let a = arena.len() as u32;
+            arena.push(b'*');
             arena.extend_from_slice(s.as_bytes());
-            ranges.push((a, arena.len() as u32));
         }
-        Glob::new(arena, ranges, false)
+        Glob::new(&arena[a as usize..], a, false)
     }
 
     #[test]

@@ -494,22 +494,13 @@ impl Matcher {
             });
             return;
         }
-        // Spans of the tail for now; the glob moves them into the arena.
-        let base = parts.tail.as_ptr() as usize;
-        let segments: Vec<(u32, u32)> = parts
-            .segments()
-            .map(|seg| {
-                let a = seg.as_ptr() as usize - base;
-                (a as u32, (a + seg.len()) as u32)
-            })
-            .collect();
-        if segments.is_empty() {
+        if parts.segments().next().is_none() {
             // `/a*`, `/a*$` and `/a**` match whatever follows the prefix.
             push(What::Prefix);
             return;
         }
-        let mut glob = Glob::new(parts.tail, segments, parts.last_ends());
-        glob.shift(key.1);
+        // The tail follows the literal in the arena, as in the pattern.
+        let glob = Glob::new(parts.tail, key.1, parts.last_ends());
         push(What::Tail(build.globs.len() as u32));
         build.globs.push(glob);
     }

@@ -223,12 +223,19 @@ fn escape_google_pattern(bytes: &[u8], out: &mut Vec<u8>) {
     }
 }
 
-/// The part of a pattern from its first `*` on, split at every `*`:
-/// `*.php?*id=$` is the segments `.php?`, `id=` and an end anchor.
+/// The part of a pattern from its first `*` on: `*.php?*id=$` is the
+/// segments `.php?` and `id=` and an end anchor.
+///
+/// It keeps the span of that text, not a list of its segments: a matcher
+/// holds one per `*` rule, and a list was an allocation each while the
+/// matcher was built. The segments are split out only when a check gets as
+/// far as matching the glob, after its octet filter and the tail index have
+/// passed over most globs.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Glob {
-    /// Segment ranges into the matcher's byte arena; empty ones dropped.
-    pub segments: Vec<(u32, u32)>,
+    /// The text from the first `*` on, without a final `$`: a span of the
+    /// matcher's arena.
+    pub tail: (u32, u32),
     /// Whether the last segment must end the path ([`Parts::last_ends`]).
     pub last_ends: bool,
     /// The segments' total length: a shorter path cannot match.
@@ -312,47 +319,39 @@ impl OctetFilter {
 }
 
 impl Glob {
-    /// A glob over segments already copied into the arena.
-    pub fn new(arena: &[u8], segments: Vec<(u32, u32)>, last_ends: bool) -> Glob {
-        let min_len = segments
-            .iter()
-            .map(|&(a, b)| b - a)
-            .fold(0u32, u32::saturating_add);
-        // Octet by octet into one word: segments are short, and
+    /// A glob over `tail`, the text from a pattern's first `*` on (see
+    /// [`Parts::tail`]), which lies at `at` in the arena it will match with.
+    pub fn new(tail: &[u8], at: u32, last_ends: bool) -> Glob {
+        let mut min_len = 0u32;
+        // Octet by octet into one word: tails are short, and
         // `OctetFilter::of` sets up four words to be quick on long paths.
         let mut needs = OctetFilter::default();
-        for &(a, b) in &segments {
-            arena[a as usize..b as usize]
-                .iter()
-                .for_each(|&o| needs.insert(o));
+        for &o in tail {
+            if o != b'*' {
+                min_len += 1;
+                needs.insert(o);
+            }
         }
         Glob {
-            segments,
+            tail: (at, at + tail.len() as u32),
             last_ends,
             min_len,
             needs,
         }
     }
 
-    /// Moves the segments' spans `by` octets up, for a glob made over a
-    /// piece of the arena rather than all of it.
-    pub fn shift(&mut self, by: u32) {
-        for (a, b) in &mut self.segments {
-            *a += by;
-            *b += by;
-        }
+    /// What lies between the `*`s, empty pieces left out.
+    pub fn segments<'a>(
+        &self,
+        arena: &'a [u8],
+    ) -> impl DoubleEndedIterator<Item = &'a [u8]> + Clone {
+        segments_of(&arena[self.tail.0 as usize..self.tail.1 as usize])
     }
 
     /// Whether the glob matches `text` (the path after the literal prefix).
     pub fn matches(&self, arena: &[u8], text: &[u8]) -> bool {
         text.len() >= self.min_len as usize
-            && segments_match(
-                self.segments
-                    .iter()
-                    .map(|&(a, b)| &arena[a as usize..b as usize]),
-                self.last_ends,
-                text,
-            )
+            && segments_match(self.segments(arena), self.last_ends, text)
     }
 }
 
@@ -391,14 +390,19 @@ impl<'p> Parts<'p> {
     }
 
     /// What lies between the tail's `*`s, empty pieces left out.
-    pub fn segments(&self) -> impl DoubleEndedIterator<Item = &'p [u8]> {
-        self.tail.split(|&b| b == b'*').filter(|s| !s.is_empty())
+    pub fn segments(&self) -> impl DoubleEndedIterator<Item = &'p [u8]> + Clone {
+        segments_of(self.tail)
     }
 
     /// Whether the last segment must end the path: a `$` not after a `*`.
     pub fn last_ends(&self) -> bool {
         self.anchored && self.tail.last() != Some(&b'*')
     }
+}
+
+/// What lies between the `*`s of a tail, empty pieces left out.
+fn segments_of(tail: &[u8]) -> impl DoubleEndedIterator<Item = &[u8]> + Clone {
+    tail.split(|&b| b == b'*').filter(|s| !s.is_empty())
 }
 
 /// The rule that an `Allow` of `pattern` implies in `google`, and the
@@ -627,27 +631,9 @@ mod tests {
 
     fn glob(pattern: &str) -> (Glob, Vec<u8>) {
         let arena = pattern.as_bytes().to_vec();
-        let anchored = pattern.ends_with('$');
-        let body = if anchored {
-            &pattern[..pattern.len() - 1]
-        } else {
-            pattern
-        };
-        let mut segments = Vec::new();
-        let mut start = 0;
-        for (i, c) in body.char_indices() {
-            if c == '*' {
-                if i > start {
-                    segments.push((start as u32, i as u32));
-                }
-                start = i + 1;
-            }
-        }
-        if body.len() > start {
-            segments.push((start as u32, body.len() as u32));
-        }
-        let last_ends = anchored && !body.ends_with('*');
-        (Glob::new(&arena, segments, last_ends), arena)
+        let parts = Parts::of(Dialect::Rfc9309, &arena);
+        let glob = Glob::new(parts.tail, parts.literal.len() as u32, parts.last_ends());
+        (glob, arena)
     }
 
     #[test]

@@ -18,7 +18,7 @@ use norobots::{Dialect, ParseOptions, Robots};
 
 #[path = "support/alloc.rs"]
 mod alloc;
-use alloc::measure;
+use alloc::{allocations, measure};
 
 // ---------------------------------------------------------------------------
 // Measuring
@@ -1126,5 +1126,30 @@ fn huge_urls_are_checked_in_linear_time_without_allocating_much() {
                 },
             );
         }
+    }
+}
+
+// A matcher's build allocates per file, not per rule: each `*` rule used to
+// allocate the list of its segments, which a file of thousands of such
+// rules paid thousands of times. The vectors the build grows still
+// reallocate a few times as the count doubles.
+#[test]
+fn compiling_star_rules_allocates_per_file_not_per_rule() {
+    let _serial = serial();
+    let body = |n: usize| {
+        let rules: String = (0..n).map(|i| format!("Disallow: /p/*a{i}*b$\n")).collect();
+        format!("User-agent: *\n{rules}")
+    };
+    for dialect in [Dialect::Rfc9309, Dialect::Google] {
+        let few = parse(dialect, body(10).as_bytes());
+        let many = parse(dialect, body(1_000).as_bytes());
+        let (m, a) = allocations(|| few.matcher("bot"));
+        assert_eq!(m.rule_count(), 10);
+        let (m, b) = allocations(|| many.matcher("bot"));
+        assert_eq!(m.rule_count(), 1_000);
+        assert!(
+            b < a + 100,
+            "[{dialect}] {a} allocations for 10 `*` rules, {b} for 1,000"
+        );
     }
 }

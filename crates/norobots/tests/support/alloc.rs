@@ -14,6 +14,12 @@ thread_local! {
     /// Bytes this thread has allocated and not freed, and the peak of that.
     static LIVE: Cell<isize> = const { Cell::new(0) };
     static PEAK: Cell<isize> = const { Cell::new(0) };
+    /// Calls to `alloc` and `realloc` this thread has made.
+    static CALLS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn count_call() {
+    let _ = CALLS.try_with(|calls| calls.set(calls.get() + 1));
 }
 
 fn count(delta: isize) {
@@ -28,6 +34,7 @@ fn count(delta: isize) {
 // counters are plain thread-local cells that never allocate.
 unsafe impl GlobalAlloc for CountingAlloc {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count_call();
         count(layout.size() as isize);
         // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract.
         unsafe { System.alloc(layout) }
@@ -40,6 +47,7 @@ unsafe impl GlobalAlloc for CountingAlloc {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count_call();
         count(new_size as isize - layout.size() as isize);
         // SAFETY: the caller upholds `GlobalAlloc::realloc`'s contract.
         unsafe { System.realloc(ptr, layout, new_size) }
@@ -58,4 +66,12 @@ pub fn measure<T>(f: impl FnOnce() -> T) -> (T, Duration, usize) {
     let elapsed = start.elapsed();
     let peak = PEAK.with(Cell::get) - start_live;
     (out, elapsed, peak.max(0) as usize)
+}
+
+/// Runs `f`, returning how many times it called the allocator (to allocate
+/// or grow; frees are not counted).
+pub fn allocations<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let start = CALLS.with(Cell::get);
+    let out = f();
+    (out, CALLS.with(Cell::get) - start)
 }
