@@ -359,13 +359,50 @@ enum What {
     Tail(u32),
 }
 
-/// What the rules become before the trie is built.
+/// A node of the trie still to be built: (node, first entry, end entry,
+/// depth).
+type Job = (usize, usize, usize, usize);
+
+/// What the rules become before the trie is built, and the vectors the
+/// build works in. None of it outlives a build; a thread keeps it for its
+/// next build while it is small (see `BUILD`).
+#[derive(Default)]
 struct Build {
     entries: Vec<Entry>,
     globs: Vec<Glob>,
+    work: Vec<Job>,
+    tails: Vec<Tail>,
+    kids: Vec<Node>,
+    jobs: Vec<Job>,
 }
 
+impl Build {
+    /// Whether the vectors hold little enough to keep for the next build.
+    fn small(&self) -> bool {
+        fn bytes<T>(v: &Vec<T>) -> usize {
+            v.capacity() * std::mem::size_of::<T>()
+        }
+        bytes(&self.entries)
+            + bytes(&self.globs)
+            + bytes(&self.work)
+            + bytes(&self.tails)
+            + bytes(&self.kids)
+            + bytes(&self.jobs)
+            <= KEEP_BUILD
+    }
+}
+
+/// The most a thread keeps of a build's vectors (see `BUILD`).
+const KEEP_BUILD: usize = 64 << 10;
+
 thread_local! {
+    /// The vectors of the last build on this thread, emptied, when they
+    /// were small: a crawler compiles one small file per host, and taking
+    /// them back saves most of the allocations of a build (the matcher's own
+    /// vectors are new each time). A large build's are freed, so a thread
+    /// holds at most `KEEP_BUILD` octets of them.
+    static BUILD: RefCell<Build> = RefCell::default();
+
     /// Room for a URL path that must be rewritten before matching; reused so
     /// that checks do not allocate once a thread has seen its longest URL.
     static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
@@ -410,10 +447,10 @@ impl Matcher {
             .map(|&g| (robots.groups[g].rules.1 - robots.groups[g].rules.0) as usize)
             .sum();
         m.rules.reserve(n_rules);
-        let mut build = Build {
-            entries: Vec::with_capacity(n_rules),
-            globs: Vec::new(),
-        };
+        // Taken, not borrowed: a build on this thread that this one caused
+        // (none does today) would start with new vectors, not panic.
+        let mut build = BUILD.take();
+        build.entries.reserve(n_rules);
         let body_len = robots.body.len();
         // The rewritten patterns, which follow the body in the arena.
         let mut rewritten = Vec::new();
@@ -467,7 +504,12 @@ impl Matcher {
         if !rewritten.is_empty() {
             m.arena = [&robots.body[..], &rewritten].concat().into();
         }
-        m.build(build, ordinal_bits);
+        m.build(&mut build, ordinal_bits);
+        if build.small() {
+            build.entries.clear();
+            build.globs.clear();
+            BUILD.set(build);
+        }
         m
     }
 
@@ -507,10 +549,14 @@ impl Matcher {
 
     /// Builds the radix trie from the entries, breadth first and without
     /// recursion (a hostile file can nest prefixes 100,000 deep).
-    fn build(&mut self, build: Build, ordinal_bits: u32) {
+    fn build(&mut self, build: &mut Build, ordinal_bits: u32) {
         let Build {
-            mut entries,
-            mut globs,
+            entries,
+            globs,
+            work,
+            tails,
+            kids,
+            jobs,
         } = build;
         let ranker = Ranker::new(
             entries.iter().map(|e| e.rank),
@@ -542,8 +588,9 @@ impl Matcher {
         });
         self.first_octets.push(0);
         // (node, first entry, end entry, depth)
-        let mut work = vec![(0usize, 0usize, entries.len(), 0usize)];
-        let mut tails: Vec<Tail> = Vec::new();
+        work.clear();
+        work.push((0, 0, entries.len(), 0));
+        tails.clear();
         while let Some((node, lo, hi, depth)) = work.pop() {
             let mut i = lo;
             let mut prefix = 0;
@@ -574,7 +621,7 @@ impl Matcher {
                     self.indexes
                         .push(TailIndex::build(&arena, tails.iter().map(|t| &t.glob)));
                 }
-                self.tails.append(&mut tails);
+                self.tails.append(tails);
                 ends.tails = (t0, self.tails.len() as u32);
                 self.nodes[node].ends = self.ends.len() as u32;
                 self.ends.push(ends);
@@ -635,10 +682,12 @@ impl Matcher {
                 // holes, so that a check finds a child by arithmetic on the
                 // octet (see `DIRECT`).
                 let base = octets[0];
-                let kids: Vec<Node> = self.nodes.drain(first_child as usize..).collect();
-                let jobs = work.split_off(work.len() - n_children);
+                kids.clear();
+                kids.extend(self.nodes.drain(first_child as usize..));
+                jobs.clear();
+                jobs.extend(work.drain(work.len() - n_children..));
                 self.first_octets.truncate(first_child as usize);
-                let mut next = kids.iter().zip(jobs).peekable();
+                let mut next = kids.iter().zip(jobs.iter().copied()).peekable();
                 for octet in (0..spread).map(|k| base.wrapping_add(k as u8)) {
                     let id = self.nodes.len();
                     self.first_octets.push(octet);

@@ -1153,3 +1153,33 @@ fn compiling_star_rules_allocates_per_file_not_per_rule() {
         );
     }
 }
+
+// A thread keeps the vectors of a small build for its next one: a crawler
+// compiles a small file per host, and most of a build's allocations were
+// its working vectors. The file has `*` rules enough for a tail index and
+// a node whose children are laid out by octet, so every vector is used.
+#[test]
+fn a_second_small_build_on_a_thread_reuses_the_working_vectors() {
+    let _serial = serial();
+    let mut body = String::from("User-agent: *\n");
+    for c in b'a'..=b'h' {
+        body.push_str(&format!("Disallow: /{}/x\n", c as char));
+    }
+    for i in 0..20 {
+        body.push_str(&format!("Disallow: /*?key{i}=\n"));
+    }
+    let robots = parse(Dialect::Rfc9309, body.as_bytes());
+    let (first, second) = std::thread::spawn(move || {
+        let (m, first) = allocations(|| robots.matcher("bot"));
+        drop(m);
+        let (m, second) = allocations(|| robots.matcher("bot"));
+        assert!(!m.is_allowed("/p?key7=1") && !m.is_allowed("/c/x") && m.is_allowed("/c/y"));
+        (first, second)
+    })
+    .join()
+    .expect("the build thread");
+    assert!(
+        second + 6 <= first,
+        "{first} allocations in a thread's first build, {second} in its second"
+    );
+}
