@@ -448,8 +448,10 @@ impl Matcher {
             .sum();
         m.rules.reserve(n_rules);
         // Taken, not borrowed: a build on this thread that this one caused
-        // (none does today) would start with new vectors, not panic.
-        let mut build = BUILD.take();
+        // (none does today) would start with new vectors, not panic; so
+        // does a build in another thread-local's destructor, after this
+        // one's is gone.
+        let mut build = BUILD.try_with(RefCell::take).unwrap_or_default();
         build.entries.reserve(n_rules);
         let body_len = robots.body.len();
         // The rewritten patterns, which follow the body in the arena.
@@ -508,7 +510,7 @@ impl Matcher {
         if build.small() {
             build.entries.clear();
             build.globs.clear();
-            BUILD.set(build);
+            let _ = BUILD.try_with(|kept| kept.replace(build));
         }
         m
     }
@@ -1074,17 +1076,25 @@ pub(crate) fn with_path<R>(dialect: Dialect, url: &str, f: impl FnOnce(&[u8]) ->
         // Copies the octets as they are when nothing needs rewriting.
         normalize(dialect, path.bytes, buf);
     };
-    SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut buf) => {
-            canonical(&mut buf);
-            f(&buf)
-        }
-        Err(_) => {
+    // A check from within a check, or from another thread-local's
+    // destructor once this one's is gone, gets a buffer of its own.
+    let mut f = Some(f);
+    let kept = SCRATCH.try_with(|cell| {
+        let mut buf = cell.try_borrow_mut().ok()?;
+        canonical(&mut buf);
+        f.take().map(|f| f(&buf))
+    });
+    match kept {
+        Ok(Some(out)) => out,
+        _ => {
             let mut buf = Vec::new();
             canonical(&mut buf);
+            let f = f
+                .take()
+                .expect("not called when the scratch buffer was not used");
             f(&buf)
         }
-    })
+    }
 }
 
 /// The rank of the `order`-th rule (counting from 0 over the rules that

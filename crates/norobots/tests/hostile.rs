@@ -1183,3 +1183,37 @@ fn a_second_small_build_on_a_thread_reuses_the_working_vectors() {
         "{first} allocations in a thread's first build, {second} in its second"
     );
 }
+
+// A crawler may drop its last matcher, or build one, while a thread shuts
+// down, after the thread-locals a build or a check keeps its buffers in are
+// gone: that must work (a panic in a thread-local's destructor aborts the
+// process), without the kept buffers.
+#[test]
+fn building_and_checking_in_a_thread_local_destructor_works() {
+    struct AtExit;
+    impl Drop for AtExit {
+        fn drop(&mut self) {
+            let robots = Robots::parse(b"User-agent: *\nDisallow: /~a\nDisallow: /*.pdf$\n");
+            let matcher = robots.matcher("bot");
+            // `%7E` and a query without a path are rewritten before
+            // matching, in the buffer a thread keeps.
+            assert!(!matcher.is_allowed("/%7Ea/b"));
+            assert!(matcher.is_allowed("?q"));
+            RAN.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+    thread_local! {
+        static AT_EXIT: AtExit = const { AtExit };
+    }
+    static RAN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    std::thread::spawn(|| {
+        // Registered first, so destroyed last: after the buffers the build
+        // and check below make this thread keep.
+        AT_EXIT.with(|_| ());
+        let robots = Robots::parse(b"User-agent: *\nDisallow: /x\n");
+        assert!(robots.matcher("bot").is_allowed("?y"));
+    })
+    .join()
+    .expect("the thread");
+    assert!(RAN.load(std::sync::atomic::Ordering::SeqCst));
+}
