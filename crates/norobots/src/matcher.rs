@@ -390,6 +390,21 @@ impl Build {
             + bytes(&self.jobs)
             <= KEEP_BUILD
     }
+
+    /// Gives the vectors back to this thread, emptied, when they are small
+    /// (see `BUILD`); a build takes them as they are.
+    fn keep(mut self) {
+        if !self.small() {
+            return;
+        }
+        self.entries.clear();
+        self.globs.clear();
+        self.work.clear();
+        self.tails.clear();
+        self.kids.clear();
+        self.jobs.clear();
+        let _ = BUILD.try_with(|kept| kept.replace(self));
+    }
 }
 
 /// The most a thread keeps of a build's vectors (see `BUILD`).
@@ -507,11 +522,7 @@ impl Matcher {
             m.arena = [&robots.body[..], &rewritten].concat().into();
         }
         m.build(&mut build, ordinal_bits);
-        if build.small() {
-            build.entries.clear();
-            build.globs.clear();
-            let _ = BUILD.try_with(|kept| kept.replace(build));
-        }
+        build.keep();
         m
     }
 
@@ -589,10 +600,7 @@ impl Matcher {
             ..Node::default()
         });
         self.first_octets.push(0);
-        // (node, first entry, end entry, depth)
-        work.clear();
         work.push((0, 0, entries.len(), 0));
-        tails.clear();
         while let Some((node, lo, hi, depth)) = work.pop() {
             let mut i = lo;
             let mut prefix = 0;
