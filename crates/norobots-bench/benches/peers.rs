@@ -8,7 +8,9 @@
 //! Groups (criterion group id / function id = engine name):
 //!
 //! * `parse_compile`: build everything an engine needs for `Googlebot`, for
-//!   every corpus file. Throughput in bytes of robots.txt.
+//!   every corpus file. Throughput in bytes of robots.txt. Beside the
+//!   engines, `norobots-parse-only` times `Robots::parse` without the
+//!   matcher.
 //! * `warm_check`: matchers built beforehand; check every URL of every file.
 //!   Throughput in URLs. robotstxt re-parses the file on each check, so it
 //!   gets a spread-out subset of the files (see `REPARSE_WARM_FILES`).
@@ -31,7 +33,7 @@ use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput};
 use norobots_bench::{
     for_each_engine, read_url, synthetic, total_urls, Corpus, Doc, Engine, EngineVisitor, AGENT,
-    READ_URLS,
+    NOROBOTS_PARSE, READ_URLS,
 };
 
 /// Files given to engines that re-parse on every check, in `warm_check`.
@@ -108,6 +110,21 @@ fn parse_compile(criterion: &mut Criterion, corpus: &Corpus) {
     for_each_engine(&mut Visit {
         group: &mut group,
         docs: &corpus.docs,
+    });
+    // Our parse without the matcher: the best peer here only parses, so
+    // this splits our gap to it into parsing and compiling.
+    group.bench_function(NOROBOTS_PARSE, |b| {
+        b.iter(|| {
+            corpus
+                .docs
+                .iter()
+                .map(|doc| {
+                    std::hint::black_box(norobots::Robots::parse(&doc.body))
+                        .groups()
+                        .len()
+                })
+                .sum::<usize>()
+        });
     });
     group.finish();
 }

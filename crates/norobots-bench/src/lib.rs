@@ -381,9 +381,25 @@ pub const NOROBOTS: &str = NoRobots::NAME;
 /// Name of our one-shot check, as it appears in criterion's output.
 pub const NOROBOTS_ONESHOT: &str = NoRobotsOneShot::NAME;
 
+/// Function id, in the `parse_compile` group, of `Robots::parse` alone:
+/// our parse without building a matcher. fast-robots' plain engine, the
+/// best peer there, builds nothing after its parse, so this is the figure
+/// to set beside it when asking how much of the gap is parsing and how
+/// much is compiling.
+///
+/// ```
+/// assert!(norobots_bench::is_ours(norobots_bench::NOROBOTS_PARSE));
+/// ```
+pub const NOROBOTS_PARSE: &str = "norobots-parse-only";
+
 /// Whether `engine` (a name in criterion's output) is one of ours.
+///
+/// ```
+/// assert!(norobots_bench::is_ours("norobots"));
+/// assert!(!norobots_bench::is_ours("fast-robots-plain"));
+/// ```
 pub fn is_ours(engine: &str) -> bool {
-    engine == NOROBOTS || engine == NOROBOTS_ONESHOT
+    engine == NOROBOTS || engine == NOROBOTS_ONESHOT || engine == NOROBOTS_PARSE
 }
 
 /// Function id of the `warm_check` baseline that reads every octet of every

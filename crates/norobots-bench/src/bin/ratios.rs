@@ -17,7 +17,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use norobots_bench::{is_ours, NOROBOTS, NOROBOTS_ONESHOT, READ_URLS};
+use norobots_bench::{is_ours, NOROBOTS, NOROBOTS_ONESHOT, NOROBOTS_PARSE, READ_URLS};
 use serde_json::Value;
 
 /// What one iteration of a benchmark processed.
@@ -255,6 +255,17 @@ fn main() -> ExitCode {
                 ratio_text(one_shot, peer)
             );
         }
+        // Our parse alone, beside the peer whose parse is all it builds.
+        let parse = results.iter().find(|r| r.engine == NOROBOTS_PARSE);
+        if let (true, Some(parse), Some(peer)) = (group == "parse_compile", parse, best_peer) {
+            println!(
+                "| parse only, no matcher (`Robots::parse`) | {} | {} | {} | {} |",
+                parse.show(),
+                peer.engine,
+                peer.show(),
+                ratio_text(parse, peer)
+            );
+        }
         // What a warm check cannot go below, beside what the goal asks.
         let floor = results.iter().find(|r| r.engine == READ_URLS);
         if let (Some(floor), Some(peer)) = (floor, best_peer) {
@@ -296,6 +307,7 @@ fn main() -> ExitCode {
     println!(
         "* robotstxt re-parses the file on every check: in `warm_check` it runs on a spread-out subset of the files, and in the scaling groups on the first 50 URLs; its figures are still per URL."
     );
+    println!("* {NOROBOTS_PARSE} is `Robots::parse` alone, without building a matcher: the part of parse+compile that compares with a peer that only parses.");
     println!("* {READ_URLS} reads every octet of the warm_check URLs and decides nothing: no engine checks a URL in less (a check reads at least through the host). Its ratio is the most any engine could gain on the best peer.");
     println!("* Results come from {}.", dir.display());
     ExitCode::SUCCESS
