@@ -169,6 +169,9 @@ impl Sink for OneShot<'_> {
 
     const PASSES_RULES: bool = true;
 
+    // Only the rules of the groups that apply decide a URL.
+    const ONLY_RULES: bool = true;
+
     fn pass_rule(&mut self, kind: RuleKind, (a, b): (usize, usize)) -> Option<usize> {
         let (named, star) = self.counts();
         if !(named || star) || self.budget == 0 {
@@ -352,6 +355,43 @@ mod tests {
             assert!(both(d, body, "FooBot/1.0", "/c"));
             assert!(!both(d, body, "other", "/c"));
         }
+    }
+
+    // The reader passes over comment lines, empty lines and (for this
+    // check) lines that cannot be a `User-agent` or a rule, by their first
+    // octet. 1994 standard: a comment line does not end a record, an empty
+    // one does; RFC 9309 2.2: empty lines mean nothing. Each body below
+    // decides differently if a line is passed over that should be read.
+    #[test]
+    fn lines_passed_over_by_their_first_octet_decide_as_read_whole() {
+        let bodies = [
+            "User-agent: bot\n\nDisallow: /\n",
+            "User-agent: bot\r\rDisallow: /\r",
+            "User-agent: bot\r\n\r\nDisallow: /\r\n",
+            "User-agent: bot\n# a comment\nDisallow: /\n",
+            "User-agent: bot\n#\nDisallow: /\n",
+            "User-agent: bot\n\0\nDisallow: /\n",
+            "User-agent: other\nDisallow: /\nSitemap: /s\nUser-agent: bot\nDisallow: /x\n",
+            "User-agent: bot\nCrawl-delay: 1\nHost: h\nDisallow: /\n",
+            "Sitemap: /s\n\u{feff}User-agent: bot\nDisallow: /\nUser-agent: bot\nAllow: /a\n",
+            "User-agent: *\nDisallow: /a\n  User-agent: bot\n\tDisallow: /b\n",
+            "User-agent: bot\n Disallow: /\n\x0bAllow: /a\n\x0cDisallow: /a/b\n",
+            "user AGENT: bot\nDISSALLOW: /\nallow /a\n",
+            "%user-agent: bot\n*Disallow: /\n",
+        ];
+        for d in Dialect::ALL {
+            for body in bodies {
+                for agent in ["bot", "other", "x"] {
+                    for url in ["/", "/a", "/a/b", "/b", "/x"] {
+                        both(d, body, agent, url);
+                    }
+                }
+            }
+        }
+        // The empty line ends the record in the legacy dialects only.
+        assert!(both(Dialect::Draft1996, bodies[0], "bot", "/a"));
+        assert!(!both(Dialect::Rfc9309, bodies[0], "bot", "/a"));
+        assert!(!both(Dialect::Draft1996, bodies[3], "bot", "/a"));
     }
 
     #[test]
