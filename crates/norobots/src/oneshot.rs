@@ -97,6 +97,10 @@ struct OneShot<'a> {
     first_star: Option<u32>,
     for_named: Best,
     for_star: Best,
+    /// [`OneShot::counts`] for the open group, kept up to date by `group`
+    /// and `agent`, the only calls that change it: a rule line asks for it,
+    /// and most lines are rule lines.
+    take: (bool, bool),
     /// Room for a pattern that must be rewritten before matching.
     scratch: Vec<u8>,
     /// Octets of path the `*` rules may still search; at 0 the check gives
@@ -120,6 +124,7 @@ impl<'a> OneShot<'a> {
             first_star: None,
             for_named: Best::default(),
             for_star: Best::default(),
+            take: (false, false),
             scratch: Vec::new(),
             budget: body
                 .len()
@@ -149,6 +154,7 @@ impl Sink for OneShot<'_> {
         self.group += 1;
         self.named = false;
         self.star = false;
+        self.take = self.counts();
     }
 
     fn agent(&mut self, (a, b): (usize, usize)) {
@@ -160,10 +166,11 @@ impl Sink for OneShot<'_> {
             self.named = true;
             self.first_named.get_or_insert(self.group);
         }
+        self.take = self.counts();
     }
 
     fn wants_group(&self) -> bool {
-        let (named, star) = self.counts();
+        let (named, star) = self.take;
         (named || star) && self.budget != 0
     }
 
@@ -173,7 +180,7 @@ impl Sink for OneShot<'_> {
     const ONLY_RULES: bool = true;
 
     fn pass_rule(&mut self, kind: RuleKind, (a, b): (usize, usize)) -> Option<usize> {
-        let (named, star) = self.counts();
+        let (named, star) = self.take;
         if !(named || star) || self.budget == 0 {
             // Nothing to count or try (as in `rule`).
             return Some(0);
@@ -192,7 +199,7 @@ impl Sink for OneShot<'_> {
     }
 
     fn rule(&mut self, _line: u32, kind: RuleKind, (a, b): (usize, usize)) {
-        let (named, star) = self.counts();
+        let (named, star) = self.take;
         let raw = &self.body[a..b];
         if !(named || star) || raw.is_empty() || self.budget == 0 {
             // An empty pattern matches nothing and is not counted (as in
