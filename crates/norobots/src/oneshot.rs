@@ -179,23 +179,25 @@ impl Sink for OneShot<'_> {
     // Only the rules of the groups that apply decide a URL.
     const ONLY_RULES: bool = true;
 
-    fn pass_rule(&mut self, kind: RuleKind, (a, b): (usize, usize)) -> Option<usize> {
+    fn pass_rule(&mut self, kind: RuleKind, (a, b): (usize, usize)) -> bool {
         let (named, star) = self.take;
         if !(named || star) || self.budget == 0 {
             // Nothing to count or try (as in `rule`).
-            return Some(0);
+            return true;
         }
         if self.dialect == Dialect::Google && kind == RuleKind::Allow {
-            return None;
+            return false;
         }
         // `cannot_match` before the line's end is known: what follows the
         // parting octet does not matter. Only so far: past the line's end
         // the body may go on as the path does, and every line would compare
         // the whole path.
-        let same = parting(&self.body[a..b.min(a + PASS_WINDOW)], self.path, self.head)?;
+        if !cannot_match(&self.body[a..b.min(a + PASS_WINDOW)], self.path, self.head) {
+            return false;
+        }
         self.for_named.rules += u32::from(named);
         self.for_star.rules += u32::from(star);
-        Some(same + 1)
+        true
     }
 
     fn rule(&mut self, _line: u32, kind: RuleKind, (a, b): (usize, usize)) {

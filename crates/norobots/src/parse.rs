@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::group::{parse_crawl_delay, RequestRate, VisitTime};
 use crate::robots::{FieldData, GroupData, RuleData, Span};
-use crate::scan::{find_line_end, find_line_parts};
+use crate::scan::{find_line_end, find_line_parts, LineStarts};
 use crate::{Diagnostic, DiagnosticKind, Dialect, Robots, RuleKind};
 
 /// How to read a body: the dialect and a byte limit.
@@ -121,12 +121,12 @@ pub(crate) trait Sink {
     /// reference library's line limit); where the line ends is not known.
     ///
     /// A sink that can tell from the value's first octets that the rule
-    /// decides nothing for it takes the rule as read and returns how many
-    /// octets it looked at; none of them may end the line's content or be
-    /// white space (see [`plain`]), so the line goes on past them. `None`
-    /// has the line read as usual.
-    fn pass_rule(&mut self, _kind: RuleKind, _value: (usize, usize)) -> Option<usize> {
-        None
+    /// decides nothing for it takes the rule as read and returns true; the
+    /// octets it looked at may not end the line's content or be white
+    /// space (see [`plain`]), so that the value goes on past them as the
+    /// sink saw it. False has the line read as usual.
+    fn pass_rule(&mut self, _kind: RuleKind, _value: (usize, usize)) -> bool {
+        false
     }
 }
 
@@ -299,29 +299,55 @@ impl<S: Sink> Reader<'_, '_, S> {
         let body = self.body;
         let mut pos = self.skip_bom();
         let mut line_no = 0usize;
-        while pos <= body.len() {
-            line_no += 1;
-            if self.seen_rule && !self.sink.wants_group() && !may_be_user_agent(body, pos) {
-                // Nothing on this line can matter to the sink: after a rule,
-                // only a `User-agent` line starts another group, whether or
-                // not a blank line (in the legacy dialects) closed this one.
-                pos = next_line(body, pos);
-                continue;
-            }
-            if self.passes_over(body.get(pos).copied()) {
-                pos = next_line(body, pos);
-                continue;
-            }
-            if S::PASSES_RULES && self.open && !self.dialect.is_legacy() {
-                if let Some(next) = self.pass_rule(pos) {
-                    pos = next;
-                    continue;
+        if S::ONLY_RULES {
+            // Most lines are passed over after a look at a few octets:
+            // where they start is found for many lines at once.
+            let mut starts = LineStarts::new(body);
+            loop {
+                line_no += 1;
+                self.visit(line_no, pos);
+                match starts.next() {
+                    Some(next) => pos = next,
+                    None => break,
                 }
             }
-            let line = scan_line(body, pos);
-            self.line(line_no, pos, &line);
-            pos = line.next;
+        } else {
+            // Most lines are read whole, which finds where they end.
+            while pos <= body.len() {
+                line_no += 1;
+                pos = match self.visit(line_no, pos) {
+                    Some(next) => next,
+                    None => next_line(body, pos),
+                };
+            }
         }
+    }
+
+    /// Reads the line that starts at `pos`, or passes over it; where the
+    /// next line starts if that was found.
+    #[inline]
+    fn visit(&mut self, line_no: usize, pos: usize) -> Option<usize> {
+        let body = self.body;
+        if self.seen_rule && !self.sink.wants_group() && !may_be_user_agent(body, pos) {
+            // Nothing on this line can matter to the sink: after a rule,
+            // only a `User-agent` line starts another group, whether or
+            // not a blank line (in the legacy dialects) closed this one.
+            return None;
+        }
+        if self.passes_over(body.get(pos).copied()) {
+            return None;
+        }
+        if S::PASSES_RULES && self.open && !self.dialect.is_legacy() && self.pass_rule(pos) {
+            return None;
+        }
+        // The blockwise reader knows where the next line starts.
+        let line = if S::ONLY_RULES {
+            scan_line::<false>(body, pos)
+        } else {
+            scan_line::<true>(body, pos)
+        };
+        self.line(line_no, pos, &line);
+        line.next
     }
 
     /// Whether the line that starts with `first` can be passed over
@@ -353,23 +379,28 @@ impl<S: Sink> Reader<'_, '_, S> {
 
     /// Offers the rule on the line at `start` to the sink if the line is
     /// spelled plainly (`Disallow:` or `Allow:`, any case, at the line's
-    /// start); where the next line starts if the sink took it as read.
-    fn pass_rule(&mut self, start: usize) -> Option<usize> {
+    /// start); whether the sink took it as read.
+    fn pass_rule(&mut self, start: usize) -> bool {
         const DISALLOW: u64 = u64::from_le_bytes(*b"disallow");
         const ALLOW: u64 = u64::from_le_bytes(*b"allow:\0\0");
         let body = self.body;
-        let word = u64::from_le_bytes(body.get(start..start + 8)?.try_into().ok()?);
+        let Some(&word) = body.get(start..).and_then(<[u8]>::first_chunk::<8>) else {
+            return false;
+        };
+        let word = u64::from_le_bytes(word);
         // Or-ing 0x20 folds the case of letters and makes no other octet a
         // letter; the colon is compared as it is.
-        let (kind, colon) = if word | 0x2020_2020_2020_2020 == DISALLOW {
-            (RuleKind::Disallow, start + 8)
-        } else if (word & 0xFFFF_FFFF_FFFF) | 0x20_2020_2020 == ALLOW {
-            (RuleKind::Allow, start + 5)
-        } else {
-            return None;
-        };
+        let disallow = word | 0x2020_2020_2020_2020 == DISALLOW;
+        let allow = (word & 0xFFFF_FFFF_FFFF) | 0x20_2020_2020 == ALLOW;
+        if !(disallow || allow) {
+            return false;
+        }
+        // Chosen without a branch: groups mix the two kinds in no order a
+        // predictor could learn.
+        let kind = [RuleKind::Allow, RuleKind::Disallow][usize::from(disallow)];
+        let colon = start + 5 + 3 * usize::from(disallow);
         if body.get(colon) != Some(&b':') {
-            return None;
+            return false;
         }
         let blank = |at: usize| matches!(body.get(at), Some(b' ' | b'\t'));
         // Most values follow one space: no loop, whose exit would be one
@@ -389,9 +420,9 @@ impl<S: Sink> Reader<'_, '_, S> {
         } else {
             body.len()
         };
-        let looked = self.sink.pass_rule(kind, (value.min(end), end))?;
-        self.seen_rule = true;
-        Some(next_line(body, value + looked))
+        let taken = self.sink.pass_rule(kind, (value.min(end), end));
+        self.seen_rule |= taken;
+        taken
     }
 
     /// Skips a byte order mark: the whole mark in most dialects, any leading
@@ -562,39 +593,31 @@ struct Line {
     comment: bool,
     /// Whether a NUL ended the content.
     nul: bool,
-    /// Where the next line starts (past CR, LF or CRLF); past the body's end
-    /// for the last line.
-    next: usize,
+    /// Where the next line starts (past CR, LF or CRLF; past the body's end
+    /// for the last line), when asked for.
+    next: Option<usize>,
 }
 
-fn scan_line(body: &[u8], start: usize) -> Line {
-    let mut line = Line {
-        content_end: 0,
-        colon: None,
-        comment: false,
-        nul: false,
-        next: 0,
-    };
-    // Past a comment or NUL, only the end of the line matters.
+/// The parts of the line at `start`, and when `NEXT`, where the next line
+/// starts.
+fn scan_line<const NEXT: bool>(body: &[u8], start: usize) -> Line {
     let (stop, colon) = find_line_parts(&body[start..]);
     let stop = stop.map(|k| start + k);
-    line.colon = colon.map(|k| start + k);
-    let eol = match stop {
-        None => body.len(),
-        Some(at) if body[at] == b'\n' || body[at] == b'\r' => at,
-        Some(at) => {
-            line.comment = body[at] == b'#';
-            line.nul = body[at] == 0;
-            find_line_end(&body[at..]).map_or(body.len(), |k| at + k)
-        }
-    };
-    line.content_end = stop.filter(|_| line.comment || line.nul).unwrap_or(eol);
-    line.next = match body.get(eol) {
-        None => body.len() + 1,
-        Some(b'\r') if body.get(eol + 1) == Some(&b'\n') => eol + 2,
-        Some(_) => eol + 1,
-    };
-    line
+    let at = |b: u8| stop.is_some_and(|k| body[k] == b);
+    let (comment, nul) = (at(b'#'), at(0));
+    Line {
+        content_end: stop.unwrap_or(body.len()),
+        colon: colon.map(|k| start + k),
+        comment,
+        nul,
+        next: NEXT.then(|| match stop {
+            // Past a comment or NUL, only the end of the line matters.
+            Some(k) if comment || nul => next_line(body, k),
+            Some(k) if body[k] == b'\r' && body.get(k + 1) == Some(&b'\n') => k + 2,
+            Some(k) => k + 1,
+            None => body.len() + 1,
+        }),
+    }
 }
 
 /// Whether the line at `start` may be a `User-agent` line: every spelling
@@ -608,7 +631,7 @@ fn may_be_user_agent(body: &[u8], start: usize) -> bool {
 }
 
 /// Where the line after the one at `start` starts (past CR, LF or CRLF, as
-/// in [`scan_line`]); past the body's end when this line is the last.
+/// [`LineStarts`] says); past the body's end when this line is the last.
 fn next_line(body: &[u8], start: usize) -> usize {
     match find_line_end(&body[start..]) {
         None => body.len() + 1,
@@ -904,16 +927,30 @@ mod tests {
         assert!(!may_be_user_agent(b"u", 1));
     }
 
-    // The lines skipped must be cut where `scan_line` cuts them.
+    // A line's content ends where its line does, at a comment or at a NUL,
+    // never past the next line's start.
     #[test]
-    fn skipping_a_line_lands_where_reading_it_does() {
+    fn a_line_content_ends_before_the_next_line_starts() {
         let body = b"a\nb\rc\r\nd#e\rf\0g\nh\r\r\n\ni";
-        let mut pos = 0;
-        while pos <= body.len() {
-            let next = next_line(body, pos);
-            assert_eq!(next, scan_line(body, pos).next, "line at {pos}");
-            assert!(next > pos);
-            pos = next;
+        let ends = [
+            (0, 1),
+            (2, 3),
+            (4, 5),
+            (7, 8),
+            (11, 12),
+            (15, 16),
+            (17, 17),
+            (19, 19),
+            (20, 21),
+        ];
+        let starts: Vec<usize> = std::iter::once(0).chain(LineStarts::new(body)).collect();
+        assert_eq!(starts, ends.map(|(s, _)| s));
+        for (i, (start, end)) in ends.into_iter().enumerate() {
+            let line = scan_line::<true>(body, start);
+            assert_eq!(line.content_end, end, "line at {start}");
+            let next = starts.get(i + 1).copied().unwrap_or(body.len() + 1);
+            assert_eq!(line.next, Some(next), "line at {start}");
+            assert_eq!(next_line(body, start), next, "line at {start}");
         }
     }
 

@@ -189,6 +189,119 @@ pub(crate) fn find_line_end(bytes: &[u8]) -> Option<usize> {
     memchr::memchr2(b'\n', b'\r', bytes)
 }
 
+/// Where a body's lines start, after the first: just past each LF, and past
+/// each CR that no LF follows (a CRLF ends one line), in order. The start
+/// of an empty last line is the body's length.
+///
+/// Every line's start is needed but most lines are wanted for little more
+/// (a first octet, a key, a rule's first few octets against a path), so the
+/// starts are found for 64 octets at once, from one mask of LFs and one of
+/// CRs, and then taken a bit at a time. Finding each line's end on its own
+/// cost more than the rest of reading most lines: a search set up per line,
+/// and a branch on where it ends that mispredicts whenever line lengths vary.
+pub(crate) struct LineStarts<'b> {
+    body: &'b [u8],
+    /// Where the block of `pending` starts.
+    base: usize,
+    /// A bit for each octet of that block at which a line starts and that
+    /// has not been taken.
+    pending: u64,
+    /// Where the next block starts.
+    next_block: usize,
+    /// Whether the last octet read is a LF, a CR: the next block's first
+    /// octet starts a line (after a CR, unless it is a LF).
+    last_lf: bool,
+    last_cr: bool,
+}
+
+impl<'b> LineStarts<'b> {
+    /// The starts of the lines of `body` after its first.
+    pub(crate) fn new(body: &'b [u8]) -> LineStarts<'b> {
+        LineStarts {
+            body,
+            base: 0,
+            pending: 0,
+            next_block: 0,
+            last_lf: false,
+            last_cr: false,
+        }
+    }
+
+    /// Reads the next block's line starts into `pending`; false past the
+    /// body's end.
+    #[inline]
+    fn advance(&mut self) -> bool {
+        let at = self.next_block;
+        let len = self.body.len();
+        if at >= len {
+            // A break that ends the body starts an empty last line.
+            if at != len || !(self.last_lf || self.last_cr) {
+                return false;
+            }
+            self.last_lf = false;
+            self.last_cr = false;
+            self.base = at;
+            self.pending = 1;
+            self.next_block = at + 64;
+            return true;
+        }
+        let (lf, cr) = match self.body.get(at..at + 64) {
+            Some(block) => line_breaks(block.try_into().expect("64 octets")),
+            None => {
+                // Zeros are neither break: the padding starts no line.
+                let mut block = [0; 64];
+                block[..len - at].copy_from_slice(&self.body[at..]);
+                line_breaks(&block)
+            }
+        };
+        // A line ends at each LF and at each CR that no LF follows, and
+        // starts past it; a start past the block's last octet (shifted out
+        // here) is the next block's first, told by `last_lf` and `last_cr`.
+        let ends = lf | (cr & !(lf >> 1));
+        let first = self.last_lf || (self.last_cr && lf & 1 == 0);
+        self.pending = ends << 1 | u64::from(first);
+        self.last_lf = lf >> 63 != 0;
+        self.last_cr = cr >> 63 != 0;
+        self.base = at;
+        self.next_block = at + 64;
+        true
+    }
+}
+
+impl Iterator for LineStarts<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.pending == 0 {
+            if !self.advance() {
+                return None;
+            }
+        }
+        let bit = self.pending.trailing_zeros() as usize;
+        self.pending &= self.pending - 1;
+        Some(self.base + bit)
+    }
+}
+
+/// A bit for each LF of `block`, and one for each CR.
+#[inline]
+fn line_breaks(block: &[u8; 64]) -> (u64, u64) {
+    let (mut lf, mut cr) = (0, 0);
+    #[cfg(target_arch = "x86_64")]
+    for (i, chunk) in block.chunks_exact(16).enumerate() {
+        let (l, c) = sse2::breaks(chunk.try_into().expect("sixteen octets"));
+        lf |= u64::from(l) << (16 * i);
+        cr |= u64::from(c) << (16 * i);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    for (i, &b) in block.iter().enumerate() {
+        lf |= u64::from(b == b'\n') << i;
+        cr |= u64::from(b == b'\r') << i;
+    }
+    (lf, cr)
+}
+
 /// Whether `b` ends a robots.txt line's content: LF, CR, NUL or `#`.
 #[inline]
 fn ends_content(b: u8) -> bool {
@@ -284,6 +397,22 @@ mod sse2 {
         }
         let high = if HIGH { _mm_movemask_epi8(v) } else { 0 };
         (_mm_movemask_epi8(hits) | high) as u32
+    }
+
+    /// One bit per LF of `chunk`, and one per CR.
+    #[inline]
+    pub(super) fn breaks(chunk: &[u8; 16]) -> (u16, u16) {
+        // SAFETY: as in `find`.
+        unsafe { breaks_sse2(chunk) }
+    }
+
+    #[target_feature(enable = "sse2")]
+    fn breaks_sse2(chunk: &[u8; 16]) -> (u16, u16) {
+        let (lo, hi) = chunk.split_at(8);
+        let word = |b: &[u8]| i64::from_le_bytes(b.try_into().expect("eight octets"));
+        let v = _mm_set_epi64x(word(hi), word(lo));
+        let mask = |n: u8| _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(n as i8))) as u16;
+        (mask(b'\n'), mask(b'\r'))
     }
 }
 
@@ -404,6 +533,71 @@ mod tests {
         for s in &cases {
             assert_eq!(find_line_stop::<true>(s), naive(s, true), "{s:?}");
             assert_eq!(find_line_stop::<false>(s), naive(s, false), "{s:?}");
+        }
+    }
+
+    /// Line starts as the 1994 standard's CR, LF or CRLF line ends put
+    /// them, one octet at a time.
+    fn naive_line_starts(body: &[u8]) -> Vec<usize> {
+        let mut starts = Vec::new();
+        let mut i = 0;
+        while i < body.len() {
+            match body[i] {
+                b'\r' if body.get(i + 1) == Some(&b'\n') => i += 1,
+                b'\n' | b'\r' => {}
+                _ => {
+                    i += 1;
+                    continue;
+                }
+            }
+            i += 1;
+            starts.push(i);
+        }
+        starts
+    }
+
+    // Blocks are 64 octets: a CR, a LF or a CRLF on either side of a
+    // block's edge, the body's end on either side of one, and a break
+    // that ends the body (an empty last line).
+    #[test]
+    fn line_starts_are_found_across_block_edges() {
+        for len in [0usize, 1, 2, 62, 63, 64, 65, 66, 127, 128, 129, 200] {
+            for at in len.saturating_sub(3)..len + 1 {
+                for brk in [&b"\n"[..], b"\r", b"\r\n", b"\n\r", b"\r\r", b"\n\n"] {
+                    for edge in [63usize, 64, 127, 128] {
+                        let mut body = vec![b'x'; len.max(edge + 3)];
+                        for (k, &b) in brk.iter().enumerate() {
+                            body[edge - 1 + k] = b;
+                        }
+                        body.truncate(len.max(at));
+                        if at <= body.len() {
+                            body.splice(at..at, brk.iter().copied());
+                        }
+                        let found: Vec<usize> = LineStarts::new(&body).collect();
+                        assert_eq!(found, naive_line_starts(&body), "{body:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        // Bodies mostly of breaks and long runs between them, so that lines
+        // of every length fall on every offset of a block.
+        #[test]
+        fn line_starts_are_where_an_octet_by_octet_scan_puts_them(
+            body in proptest::collection::vec(
+                proptest::prop_oneof![
+                    4 => proptest::strategy::Just(b'a'),
+                    1 => proptest::strategy::Just(b'\n'),
+                    1 => proptest::strategy::Just(b'\r'),
+                    1 => proptest::num::u8::ANY,
+                ],
+                0..300,
+            )
+        ) {
+            let found: Vec<usize> = LineStarts::new(&body).collect();
+            proptest::prop_assert_eq!(found, naive_line_starts(&body));
         }
     }
 
