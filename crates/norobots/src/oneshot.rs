@@ -179,6 +179,8 @@ impl Sink for OneShot<'_> {
     // Only the rules of the groups that apply decide a URL.
     const ONLY_RULES: bool = true;
 
+    // Called on most lines of most files: worth a copy in the reader.
+    #[inline]
     fn pass_rule(&mut self, kind: RuleKind, (a, b): (usize, usize)) -> bool {
         let (named, star) = self.take;
         if !(named || star) || self.budget == 0 {
