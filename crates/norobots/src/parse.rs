@@ -390,15 +390,13 @@ impl<S: Sink> Reader<'_, '_, S> {
         let word = u64::from_le_bytes(word);
         // Or-ing 0x20 folds the case of letters and makes no other octet a
         // letter; the colon is compared as it is.
-        let disallow = word | 0x2020_2020_2020_2020 == DISALLOW;
-        let allow = (word & 0xFFFF_FFFF_FFFF) | 0x20_2020_2020 == ALLOW;
-        if !(disallow || allow) {
+        let (kind, colon) = if word | 0x2020_2020_2020_2020 == DISALLOW {
+            (RuleKind::Disallow, start + 8)
+        } else if (word & 0xFFFF_FFFF_FFFF) | 0x20_2020_2020 == ALLOW {
+            (RuleKind::Allow, start + 5)
+        } else {
             return false;
-        }
-        // Chosen without a branch: groups mix the two kinds in no order a
-        // predictor could learn.
-        let kind = [RuleKind::Allow, RuleKind::Disallow][usize::from(disallow)];
-        let colon = start + 5 + 3 * usize::from(disallow);
+        };
         if body.get(colon) != Some(&b':') {
             return false;
         }
