@@ -134,7 +134,7 @@ pub(crate) trait Sink {
 /// follows: not white space (which may be trailing), not what ends a line's
 /// content, and not an octet that some dialect rewrites or reads as a
 /// wildcard (`%`, non-ASCII, `*`, `$`).
-pub(crate) fn plain(b: u8) -> bool {
+pub(crate) const fn plain(b: u8) -> bool {
     b < 0x80 && !is_space(b) && !matches!(b, b'#' | 0 | b'%' | b'*' | b'$')
 }
 
@@ -649,7 +649,7 @@ fn span(start: usize, end: usize) -> Span {
 
 /// White space as C's `isspace` and the reference library see it (Rust's
 /// `is_ascii_whitespace` leaves out the vertical tab).
-pub(crate) fn is_space(b: u8) -> bool {
+pub(crate) const fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')
 }
 

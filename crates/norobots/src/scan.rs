@@ -154,24 +154,6 @@ pub(crate) fn common_prefix(a: &[u8], b: &[u8]) -> usize {
         .count()
 }
 
-/// The top bit of each octet of `w` that is not plain (see
-/// `parse::plain`): white space, NUL, `#`, `%`, `*`, `$` or non-ASCII.
-/// Exact for every octet, unlike the "has a zero byte" trick: with the top
-/// bits set first, no subtraction below borrows from the next octet.
-#[inline]
-pub(crate) fn not_plain_octets(w: u64) -> u64 {
-    let x = w | HI;
-    // The top bit of each octet whose low seven bits are at least `c`.
-    let at_least = |c: u8| x.wrapping_sub(LO * u64::from(c));
-    let low = !at_least(1)
-        | (at_least(0x09) ^ at_least(0x0E))
-        | (at_least(b' ') ^ at_least(b' ' + 1))
-        // `#`, `$` and `%` are 0x23 to 0x25.
-        | (at_least(b'#') ^ at_least(b'%' + 1))
-        | (at_least(b'*') ^ at_least(b'*' + 1));
-    (w | low) & HI
-}
-
 /// The first LF or CR of `bytes`. What the full parse passes over to a
 /// line's end is a comment, and about two thirds of the comments in the
 /// corpus (63%, from `#` to the line's end) are shorter than 32 octets: two
@@ -467,26 +449,6 @@ mod tests {
                 "{s:?}"
             );
             assert_eq!(find_any_or_high::<2, true>(s, *b"#%"), want_high, "{s:?}");
-        }
-    }
-
-    // Every octet at every place of a word, among plain neighbours and
-    // behind a non-plain one (where a borrow would show): the mask agrees
-    // with `plain` octet by octet.
-    #[test]
-    fn not_plain_octets_flag_exactly_the_octets_that_are_not_plain() {
-        for b in 0..=255u8 {
-            for at in 0..8 {
-                for fill in [b'a', 0u8, 0xFF, b'#'] {
-                    let mut word = [fill; 8];
-                    word[at] = b;
-                    let got = not_plain_octets(u64::from_le_bytes(word)).to_le_bytes();
-                    for (i, (&o, &g)) in word.iter().zip(&got).enumerate() {
-                        assert_eq!(g == 0x80, !crate::parse::plain(o), "{word:?} at {i}");
-                        assert!(g == 0 || g == 0x80);
-                    }
-                }
-            }
         }
     }
 
