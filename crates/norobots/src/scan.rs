@@ -299,13 +299,33 @@ fn ends_content(b: u8) -> bool {
 /// Where a robots.txt line's content ends (the first LF, CR, NUL or `#`),
 /// and its first `:` before that: `(end, colon)`, `None` for none.
 ///
-/// Sixteen octets at a time on x86-64, where one chunk holds the key, the
-/// colon and often the whole line; [`find_line_stop`] does the last few
-/// octets (and all of them elsewhere).
+/// Sixteen octets at a time on x86-64 (the first two chunks together),
+/// where one chunk holds the key, the colon and often the whole line;
+/// [`find_line_stop`] does the last few octets (and all of them elsewhere).
 #[inline]
 pub(crate) fn find_line_parts(bytes: &[u8]) -> (Option<usize>, Option<usize>) {
     let mut colon = None;
     let mut at = 0;
+    // The first 32 octets, where most lines end, without a branch between
+    // their two chunks: whether a line ends in the first chunk or the
+    // second varies from line to line, and a branch on it is mispredicted.
+    #[cfg(target_arch = "x86_64")]
+    if let Some(head) = bytes.first_chunk::<32>() {
+        let (a, b) = head.split_at(16);
+        let (a, b) = (a.try_into().expect("16"), b.try_into().expect("16"));
+        let stops = sse2::find::<4, false>(a, *b"\n\r\0#", 0)
+            | sse2::find::<4, false>(b, *b"\n\r\0#", 0) << 16;
+        let colons =
+            sse2::find::<1, false>(a, *b":", 0) | sse2::find::<1, false>(b, *b":", 0) << 16;
+        let before = stops.wrapping_sub(1) & !stops;
+        if colons & before != 0 {
+            colon = Some((colons & before).trailing_zeros() as usize);
+        }
+        if stops != 0 {
+            return (Some(stops.trailing_zeros() as usize), colon);
+        }
+        at = 32;
+    }
     #[cfg(target_arch = "x86_64")]
     while let Some(chunk) = bytes.get(at..at + 16) {
         let chunk = chunk.try_into().expect("sixteen octets");
@@ -578,13 +598,13 @@ mod tests {
             (end, colon)
         };
         // Each octet that matters, some that share a flag (tab, 0x0B) and
-        // some that must not (0x0E, 0x80, 0xFF), at each place of 0 to 39
+        // some that must not (0x0E, 0x80, 0xFF), at each place of 0 to 55
         // octets, after a colon or not; a second colon after the first; text
         // after the end.
         let specials = [
             b'\n', b'\r', 0, b'#', b':', b'\t', 0x0B, 0x0E, 0x80, 0xFF, b'x',
         ];
-        for len in 0..40 {
+        for len in 0..56 {
             for at in 0..len {
                 for &b in &specials {
                     for colon_at in [None, Some(0), Some(at / 2), Some(len - 1)] {
