@@ -299,41 +299,27 @@ fn ends_content(b: u8) -> bool {
 /// Where a robots.txt line's content ends (the first LF, CR, NUL or `#`),
 /// and its first `:` before that: `(end, colon)`, `None` for none.
 ///
-/// Sixteen octets at a time on x86-64 (the first two chunks together),
-/// where one chunk holds the key, the colon and often the whole line;
-/// [`find_line_stop`] does the last few octets (and all of them elsewhere).
+/// Thirty-two octets at a time on x86-64, which hold the key, the colon
+/// and most lines whole; [`find_line_stop`] does the last few octets (and
+/// all of them elsewhere).
 #[inline]
 pub(crate) fn find_line_parts(bytes: &[u8]) -> (Option<usize>, Option<usize>) {
     let mut colon = None;
     let mut at = 0;
-    // The first 32 octets, where most lines end, without a branch between
-    // their two chunks: whether a line ends in the first chunk or the
-    // second varies from line to line, and a branch on it is mispredicted.
     #[cfg(target_arch = "x86_64")]
-    if let Some(head) = bytes.first_chunk::<32>() {
-        let (a, b) = head.split_at(16);
+    while let Some(window) = bytes.get(at..).and_then(<[u8]>::first_chunk::<32>) {
+        // Both halves, then one branch: whether a line ends in the first
+        // sixteen octets or the next varies from line to line, and a branch
+        // between them was mispredicted.
+        let (a, b) = window.split_at(16);
         let (a, b) = (a.try_into().expect("16"), b.try_into().expect("16"));
+        // Exact masks, so that no loop runs over the hits: their number
+        // varies from line to line, and each exit of such a loop is a branch
+        // mispredicted.
         let stops = sse2::find::<4, false>(a, *b"\n\r\0#", 0)
             | sse2::find::<4, false>(b, *b"\n\r\0#", 0) << 16;
         let colons =
             sse2::find::<1, false>(a, *b":", 0) | sse2::find::<1, false>(b, *b":", 0) << 16;
-        let before = stops.wrapping_sub(1) & !stops;
-        if colons & before != 0 {
-            colon = Some((colons & before).trailing_zeros() as usize);
-        }
-        if stops != 0 {
-            return (Some(stops.trailing_zeros() as usize), colon);
-        }
-        at = 32;
-    }
-    #[cfg(target_arch = "x86_64")]
-    while let Some(chunk) = bytes.get(at..at + 16) {
-        let chunk = chunk.try_into().expect("sixteen octets");
-        // Exact masks, so that no loop runs over the hits: their number
-        // varies from line to line, and each exit of such a loop is a branch
-        // mispredicted.
-        let stops = sse2::find::<4, false>(chunk, *b"\n\r\0#", 0);
-        let colons = sse2::find::<1, false>(chunk, *b":", 0);
         // The bits below the first stop; all of them when there is none.
         let before = stops.wrapping_sub(1) & !stops;
         if colon.is_none() && colons & before != 0 {
@@ -342,7 +328,7 @@ pub(crate) fn find_line_parts(bytes: &[u8]) -> (Option<usize>, Option<usize>) {
         if stops != 0 {
             return (Some(at + stops.trailing_zeros() as usize), colon);
         }
-        at += 16;
+        at += 32;
     }
     loop {
         let found = match colon {
@@ -545,9 +531,9 @@ mod tests {
         starts
     }
 
-    // Blocks are 128 octets (64 before): a CR, a LF or a CRLF on either side of a
-    // block's edge, the body's end on either side of one, and a break
-    // that ends the body (an empty last line).
+    // A CR, a LF or a CRLF on either side of a block's edge (at 128
+    // octets, and at 64, where blocks once ended), the body's end on either
+    // side of one, and a break that ends the body (an empty last line).
     #[test]
     fn line_starts_are_found_across_block_edges() {
         for len in [0usize, 1, 2, 62, 63, 64, 65, 66, 127, 128, 129, 200] {
