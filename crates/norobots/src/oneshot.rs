@@ -644,6 +644,34 @@ mod tests {
         assert!(both(Dialect::Rfc9309, body, "bot", "/a"));
     }
 
+    // RFC 9309 2.2.2 (and the reference library): white space around the
+    // value is not part of the pattern. The reader passes over one blank
+    // after the colon and leaves the rest to the sink, which must then
+    // read the line whole: each spacing here, at the body's end too, must
+    // decide as the matcher does, and as written without it.
+    #[test]
+    fn blanks_between_the_colon_and_the_value_are_not_part_of_it() {
+        let spacings = ["", " ", "\t", "  ", " \t", "\t\t ", "   \x0b"];
+        for space in spacings {
+            for (key, allowed) in [("Disallow", false), ("Allow", true)] {
+                let rule = format!("{key}:{space}/a");
+                for body in [
+                    format!("User-agent: *\nDisallow: /\n{rule}\n"),
+                    format!("User-agent: *\nDisallow: /\n{rule}"),
+                ] {
+                    for d in [Dialect::Rfc9309, Dialect::Google] {
+                        let verdict = both(d, &body, "bot", "/a/b");
+                        assert_eq!(verdict, allowed, "{d} {body:?}");
+                        assert!(!both(d, &body, "bot", "/b"), "{d} {body:?}");
+                    }
+                }
+            }
+            // A value of white space only is an empty pattern.
+            let body = format!("User-agent: *\nDisallow:{space}\n");
+            assert!(both(Dialect::Rfc9309, &body, "bot", "/a"));
+        }
+    }
+
     #[test]
     fn a_body_past_the_limit_is_not_read() {
         let body = "User-agent: *\nDisallow: /a\nDisallow: /b\n";

@@ -116,9 +116,10 @@ pub(crate) trait Sink {
     const ONLY_RULES: bool = false;
     /// A rule line of the open group, offered before it is read whole: a
     /// line that starts with `Allow:` or `Disallow:` (any case) in a dialect
-    /// that reads one path per value. `value` runs from the value's first
-    /// octet to as far as the line may reach (the body's end, or the
-    /// reference library's line limit); where the line ends is not known.
+    /// that reads one path per value. `value` runs from past the colon and
+    /// one blank, if one follows it, to as far as the line may reach (the
+    /// body's end, or the reference library's line limit); where the line
+    /// ends is not known, and the value may still start with white space.
     ///
     /// A sink that can tell from the value's first octets that the rule
     /// decides nothing for it takes the rule as read and returns true; the
@@ -328,6 +329,10 @@ impl<S: Sink> Reader<'_, '_, S> {
     #[inline]
     fn visit(&mut self, line_no: usize, pos: usize) -> Option<usize> {
         let body = self.body;
+        // Most lines are rules: tried first.
+        if S::PASSES_RULES && self.open && !self.dialect.is_legacy() && self.pass_rule(pos) {
+            return None;
+        }
         if self.seen_rule && !self.sink.wants_group() && !may_be_user_agent(body, pos) {
             // Nothing on this line can matter to the sink: after a rule,
             // only a `User-agent` line starts another group, whether or
@@ -335,9 +340,6 @@ impl<S: Sink> Reader<'_, '_, S> {
             return None;
         }
         if self.passes_over(body.get(pos).copied()) {
-            return None;
-        }
-        if S::PASSES_RULES && self.open && !self.dialect.is_legacy() && self.pass_rule(pos) {
             return None;
         }
         // The blockwise reader knows where the next line starts.
@@ -397,28 +399,26 @@ impl<S: Sink> Reader<'_, '_, S> {
         } else {
             return false;
         };
-        if body.get(colon) != Some(&b':') {
+        // The colon and the octet after it, in one look.
+        let Some(&[colon_octet, after]) = body.get(colon..).and_then(<[u8]>::first_chunk::<2>)
+        else {
+            return false;
+        };
+        if colon_octet != b':' {
             return false;
         }
-        let blank = |at: usize| matches!(body.get(at), Some(b' ' | b'\t'));
-        // Most values follow one space: no loop, whose exit would be one
-        // more branch to predict on every rule line.
-        let value = if blank(colon + 1) && !blank(colon + 2) {
-            colon + 2
-        } else {
-            colon
-                + 1
-                + body[colon + 1..]
-                    .iter()
-                    .take_while(|&&b| b == b' ' || b == b'\t')
-                    .count()
-        };
+        // Most values follow one space. One blank is passed over, no more,
+        // so that no loop runs (its exit would be one more branch to
+        // predict on every rule line): a sink cannot pass a value that
+        // still starts with one (white space is not `plain`), so the line
+        // is read whole, which trims it.
+        let value = colon + 1 + usize::from(matches!(after, b' ' | b'\t'));
         let end = if self.dialect == Dialect::Google {
             body.len().min(start + GOOGLE_MAX_LINE)
         } else {
             body.len()
         };
-        let taken = self.sink.pass_rule(kind, (value.min(end), end));
+        let taken = self.sink.pass_rule(kind, (value, end));
         self.seen_rule |= taken;
         taken
     }
