@@ -30,11 +30,6 @@ const BUDGET_PER_OCTET: usize = 4;
 /// Searching allowed whatever the body's size.
 const SLACK: usize = 1 << 16;
 
-/// How many octets of a rule's value are compared with the path before the
-/// line's end is known (see `pass_rule`); a value that goes on as the path
-/// does past that has the line read whole.
-const PASS_WINDOW: usize = 128;
-
 /// Whether `agent` may fetch `url` under the robots.txt `body`, read as
 /// `options` say: what `Robots::parse_with(body, options).matcher(agent)
 /// .is_allowed(url)` answers, in one pass over the body.
@@ -181,7 +176,7 @@ impl Sink for OneShot<'_> {
 
     // Called on most lines of most files: worth a copy in the reader.
     #[inline]
-    fn pass_rule(&mut self, kind: RuleKind, (a, b): (usize, usize)) -> bool {
+    fn pass_rule(&mut self, kind: RuleKind, value: &[u8]) -> bool {
         let (named, star) = self.take;
         if !(named || star) || self.budget == 0 {
             // Nothing to count or try (as in `rule`).
@@ -194,7 +189,7 @@ impl Sink for OneShot<'_> {
         // parting octet does not matter. Only so far: past the line's end
         // the body may go on as the path does, and every line would compare
         // the whole path.
-        if !cannot_match(&self.body[a..b.min(a + PASS_WINDOW)], self.path, self.head) {
+        if !cannot_match(value, self.path, self.head) {
             return false;
         }
         self.for_named.rules += u32::from(named);

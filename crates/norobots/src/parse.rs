@@ -56,6 +56,11 @@ impl ParseOptions {
 /// The reference library keeps this many octets of a line (2083 * 8 - 1).
 pub(crate) const GOOGLE_MAX_LINE: usize = 16_663;
 
+/// How many octets of a rule's value [`Sink::pass_rule`] is shown: a
+/// value that goes on as the path does past that has the line read whole.
+/// Far below [`GOOGLE_MAX_LINE`], so that the window never needs cutting.
+pub(crate) const PASS_WINDOW: usize = 128;
+
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// What a field name means in a dialect.
@@ -116,17 +121,18 @@ pub(crate) trait Sink {
     const ONLY_RULES: bool = false;
     /// A rule line of the open group, offered before it is read whole: a
     /// line that starts with `Allow:` or `Disallow:` (any case) in a dialect
-    /// that reads one path per value. `value` runs from past the colon and
-    /// one blank, if one follows it, to as far as the line may reach (the
-    /// body's end, or the reference library's line limit); where the line
-    /// ends is not known, and the value may still start with white space.
+    /// that reads one path per value. `value` is the [`PASS_WINDOW`] octets
+    /// (fewer at the body's end) from past the colon and one blank, if one
+    /// follows it; where the line ends is not known, and the value may
+    /// still start with white space. (The reference library's line limit
+    /// lies far past the window.)
     ///
     /// A sink that can tell from the value's first octets that the rule
     /// decides nothing for it takes the rule as read and returns true; the
     /// octets it looked at may not end the line's content or be white
     /// space (see [`plain`]), so that the value goes on past them as the
     /// sink saw it. False has the line read as usual.
-    fn pass_rule(&mut self, _kind: RuleKind, _value: (usize, usize)) -> bool {
+    fn pass_rule(&mut self, _kind: RuleKind, _value: &[u8]) -> bool {
         false
     }
 }
@@ -386,39 +392,29 @@ impl<S: Sink> Reader<'_, '_, S> {
         const DISALLOW: u64 = u64::from_le_bytes(*b"disallow");
         const ALLOW: u64 = u64::from_le_bytes(*b"allow:\0\0");
         let body = self.body;
-        let Some(&word) = body.get(start..).and_then(<[u8]>::first_chunk::<8>) else {
+        // Ten octets hold either key, its colon and a blank. (A rule line
+        // shorter than that at the body's end is read whole.)
+        let Some(line) = body.get(start..).and_then(<[u8]>::first_chunk::<10>) else {
             return false;
         };
-        let word = u64::from_le_bytes(word);
+        let word = u64::from_le_bytes(line[..8].try_into().expect("8"));
         // Or-ing 0x20 folds the case of letters and makes no other octet a
         // letter; the colon is compared as it is.
-        let (kind, colon) = if word | 0x2020_2020_2020_2020 == DISALLOW {
-            (RuleKind::Disallow, start + 8)
+        let (kind, colon) = if word | 0x2020_2020_2020_2020 == DISALLOW && line[8] == b':' {
+            (RuleKind::Disallow, 8)
         } else if (word & 0xFFFF_FFFF_FFFF) | 0x20_2020_2020 == ALLOW {
-            (RuleKind::Allow, start + 5)
+            (RuleKind::Allow, 5)
         } else {
             return false;
         };
-        // The colon and the octet after it, in one look.
-        let Some(&[colon_octet, after]) = body.get(colon..).and_then(<[u8]>::first_chunk::<2>)
-        else {
-            return false;
-        };
-        if colon_octet != b':' {
-            return false;
-        }
         // Most values follow one space. One blank is passed over, no more,
         // so that no loop runs (its exit would be one more branch to
         // predict on every rule line): a sink cannot pass a value that
         // still starts with one (white space is not `plain`), so the line
         // is read whole, which trims it.
-        let value = colon + 1 + usize::from(matches!(after, b' ' | b'\t'));
-        let end = if self.dialect == Dialect::Google {
-            body.len().min(start + GOOGLE_MAX_LINE)
-        } else {
-            body.len()
-        };
-        let taken = self.sink.pass_rule(kind, (value, end));
+        let value = start + colon + 1 + usize::from(matches!(line[colon + 1], b' ' | b'\t'));
+        let window = &body[value..body.len().min(value + PASS_WINDOW)];
+        let taken = self.sink.pass_rule(kind, window);
         self.seen_rule |= taken;
         taken
     }
