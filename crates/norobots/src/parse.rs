@@ -59,7 +59,7 @@ pub(crate) const GOOGLE_MAX_LINE: usize = 16_663;
 /// How many octets of a rule's value [`Sink::pass_rule`] is shown: a
 /// value that goes on as the path does past that has the line read whole.
 /// Far below [`GOOGLE_MAX_LINE`], so that the window never needs cutting.
-pub(crate) const PASS_WINDOW: usize = 128;
+const PASS_WINDOW: usize = 128;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
