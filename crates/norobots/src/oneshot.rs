@@ -641,9 +641,9 @@ mod tests {
 
     // RFC 9309 2.2.2 (and the reference library): white space around the
     // value is not part of the pattern. The reader passes over one blank
-    // after the colon and leaves the rest to the sink, which must then
-    // read the line whole: each spacing here, at the body's end too, must
-    // decide as the matcher does, and as written without it.
+    // after the colon; a value that still starts with one is declined by
+    // the sink and the line read whole. Each spacing here, at the body's
+    // end too, must decide as the matcher does, and as written without it.
     #[test]
     fn blanks_between_the_colon_and_the_value_are_not_part_of_it() {
         let spacings = ["", " ", "\t", "  ", " \t", "\t\t ", "   \x0b"];
