@@ -1125,10 +1125,21 @@ pub(crate) fn first_eight(bytes: &[u8]) -> [u8; 8] {
         // One load, where the copy below is a call to `memcpy`.
         return *head;
     }
-    let mut head = [0u8; 8];
-    let n = bytes.len().min(8);
-    head[..n].copy_from_slice(&bytes[..n]);
-    head
+    // Shorter: two loads that overlap, each shifted into place, where a
+    // copy of a length known only now would be a call to `memcpy` (labels
+    // and keys this short are most of a trie's).
+    let n = bytes.len();
+    let word = if n >= 4 {
+        let load =
+            |at: usize| u64::from(u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4")));
+        load(0) | load(n - 4) << (8 * (n - 4))
+    } else if n > 0 {
+        let load = |at: usize| u64::from(bytes[at]) << (8 * at);
+        load(0) | load(n / 2) | load(n - 1)
+    } else {
+        0
+    };
+    word.to_le_bytes()
 }
 
 /// A node's child by first octet, when it has at most `WIDE` children:
@@ -1185,7 +1196,7 @@ pub(crate) fn select_groups(robots: &Robots, name: &str) -> Selected {
 
 #[cfg(test)]
 mod tests {
-    use super::{Matcher, Ordinals, DIRECT, INLINE, MAX_LABEL, WIDE};
+    use super::{first_eight, Matcher, Ordinals, DIRECT, INLINE, MAX_LABEL, WIDE};
     use crate::{Dialect, ParseOptions, Robots};
 
     fn allowed(d: Dialect, body: &str, agent: &str, url: &str) -> bool {
@@ -1255,6 +1266,20 @@ mod tests {
                     assert!(m.is_allowed(other), "{d} {n} {other:?}");
                 }
             }
+        }
+    }
+
+    // Every length up to and past eight, with distinct octets, so that an
+    // octet loaded into the wrong place or left out shows.
+    #[test]
+    fn first_eight_is_the_zero_padded_head_at_every_length() {
+        let octets: Vec<u8> = (1..=12).collect();
+        for len in 0..=octets.len() {
+            let mut expected = [0u8; 8];
+            for (e, &b) in expected.iter_mut().zip(&octets[..len]) {
+                *e = b;
+            }
+            assert_eq!(first_eight(&octets[..len]), expected, "{len}");
         }
     }
 
