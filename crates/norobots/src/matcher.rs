@@ -761,7 +761,10 @@ impl Matcher {
                 (u64::from_le_bytes(*word) ^ node.head) & mask == 0
             }
             // The path's last few octets: one by one, not a call to
-            // `memcmp` for fewer than eight.
+            // `memcmp` for fewer than eight. Padding them with
+            // `first_eight` to share the masked compare above measured
+            // slower (six alternations, medians: 10,000-rule check 94.5 ->
+            // 96.9 ns a URL, corpus check 81.5 -> 82.6).
             None => rest[..n]
                 .iter()
                 .zip(node.head.to_le_bytes())
