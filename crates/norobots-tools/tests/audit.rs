@@ -241,6 +241,24 @@ h - - [01/Jan/2024:00:00:00 +0000] \"GET /private/q HTTP/1.1\" 200 1 \"http://cu
     assert_eq!(robot(&report, "Bot", "h").requests, 1);
 }
 
+// Found by the `audit` fuzz target: an octet that is not UTF-8 in a
+// browser-shaped User-Agent, where the robot's name is looked for, made the
+// audit panic. Logs hold whatever clients send.
+#[test]
+fn user_agent_with_octets_that_are_not_utf8_is_read_lossily() {
+    let mut log = Vec::new();
+    for target in ["/robots.txt", "/private/a"] {
+        log.extend_from_slice(
+            format!("66.249.66.1 - - [01/Jan/2024:00:00:00 +0000] \"GET {target} HTTP/1.1\" 200 1 \"-\" \"Mozilla/5.0 (com").as_bytes(),
+        );
+        log.extend_from_slice(b"\xbbatible; Googlebot/2.1; +http://www.google.com/bot.html)\"\n");
+    }
+    let report = audit_in(Dialect::Rfc9309, ROBOTS_TXT, &log);
+    assert_eq!(report.totals.malformed, 0, "{:?}", report.malformed);
+    let r = robot(&report, "Googlebot", "66.249.66.1");
+    assert_eq!((r.requests, r.robots_txt_fetches, r.violations), (2, 1, 1));
+}
+
 // ---------------------------------------------------------------- the robot rule
 
 #[test]

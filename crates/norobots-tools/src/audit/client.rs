@@ -27,8 +27,10 @@ pub fn robot_name(user_agent: &str) -> &str {
     let pieces =
         user_agent.split(|c: char| c.is_whitespace() || matches!(c, ';' | '(' | ')' | ','));
     for piece in pieces {
-        let lower_start = piece.trim_start_matches('+');
-        if lower_start.len() >= 4 && lower_start[..4].eq_ignore_ascii_case("http") {
+        // Octets, not a `str` slice: the fourth octet of a stranger's
+        // header may fall inside a character.
+        let scheme = piece.trim_start_matches('+').as_bytes().get(..4);
+        if scheme.is_some_and(|s| s.eq_ignore_ascii_case(b"http")) {
             continue;
         }
         let token = norobots::product_token(piece);
@@ -243,6 +245,21 @@ mod tests {
         for ua in ["Mozilla/5.0 Safari/605.1.15", "curl/8.5.0", "Wget/1.21", ""] {
             assert!(!looks_like_bot(ua), "{ua}");
         }
+    }
+
+    // Found by the `audit` fuzz target: a header whose fourth octet falls
+    // inside a character (here the replacement character a log's invalid
+    // octet is read as) made the contact-URL test slice a `str` mid-character.
+    #[test]
+    fn robot_name_reads_pieces_with_characters_across_the_fourth_octet() {
+        assert_eq!(
+            robot_name("Mozilla/5.0 (com\u{FFFD}atible; Googlebot/2.1; +http://x/bot.html)"),
+            "Googlebot"
+        );
+        for ua in ["abc\u{e9}", "+h\u{e9}t", "\u{1F916}bot/1", "ab\u{FFFD}"] {
+            let _ = robot_name(ua);
+        }
+        assert_eq!(robot_name("+HTTP://x (crawler/1)"), "crawler");
     }
 
     #[test]
