@@ -1,16 +1,22 @@
-//! The harness shared by the four fuzz targets: one per dialect, all feeding
-//! [`run`].
+//! The harnesses of the fuzz targets: one target per dialect for parsing
+//! and matching, all feeding [`run`]; [`meta::run`] for META robots and
+//! `X-Robots-Tag`; [`tools::lint`] and [`tools::audit`] for the site
+//! owner's tools.
 //!
-//! Input layout: `body 0xFF agent 0xFF url 0xFF url ...`. Everything before
-//! the first `0xFF` is the robots.txt body (so a plain robots.txt file is a
-//! good seed as it is); the agent defaults to `Googlebot` when absent. Agent
-//! and URLs are read as lossy UTF-8. Besides the URLs given, every input is
-//! also checked against a few fixed URLs and against URLs made from the first
-//! rules' own patterns, so that seeds without URLs still reach the matcher.
+//! [`run`]'s input layout: `body 0xFF agent 0xFF url 0xFF url ...`.
+//! Everything before the first `0xFF` is the robots.txt body (so a plain
+//! robots.txt file is a good seed as it is); the agent defaults to
+//! `Googlebot` when absent. Agent and URLs are read as lossy UTF-8. Besides
+//! the URLs given, every input is also checked against a few fixed URLs and
+//! against URLs made from the first rules' own patterns, so that seeds
+//! without URLs still reach the matcher.
 
 use std::collections::HashSet;
 
 use norobots::{DiagnosticKind, Dialect, ParseOptions, Robots, RuleKind};
+
+pub mod meta;
+pub mod tools;
 
 /// The byte separating body, agent and URLs (never valid in UTF-8).
 pub const SEPARATOR: u8 = 0xFF;
