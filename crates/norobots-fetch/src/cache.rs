@@ -25,6 +25,12 @@ use crate::{Config, Error};
 
 const SHARDS: usize = 16;
 
+/// The longest an entry stays fresh, or a failed origin waits, whatever the
+/// server or the configuration says. Lifetimes are added to the clocks, and
+/// `Cache-Control: max-age=18446744073709551615` from a stranger's server
+/// must not overflow them; to a crawler, a century is forever.
+const FOREVER: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+
 /// What the cache says about one URL for one robot.
 ///
 /// ```
@@ -1063,7 +1069,8 @@ impl Inner {
                 fetch.retry_after,
                 config.retry_initial,
                 config.retry_max,
-            );
+            )
+            .min(FOREVER);
             // RFC 9309 2.4: keep using a good copy while the server fails,
             // up to the stale limit.
             let usable = previous.as_ref().filter(|p| {
@@ -1171,7 +1178,9 @@ impl Inner {
     fn ttl(&self, fetch: &Fetch, policy: Option<&CachePolicy>, now: SystemTime) -> Duration {
         let h = &fetch.headers;
         let explicit = h.contains_key(http::header::EXPIRES)
-            || ["max-age", "s-maxage", "no-cache", "no-store"]
+            // Not `s-maxage`: it is for shared caches (RFC 9111 5.2.2.10),
+            // and this one is private.
+            || ["max-age", "no-cache", "no-store"]
                 .iter()
                 .any(|d| has_directive(h, d));
         let ttl = match policy {
@@ -1185,6 +1194,7 @@ impl Inner {
             Some(max) => ttl.min(max),
             None => ttl,
         }
+        .min(FOREVER)
     }
 }
 
@@ -1220,7 +1230,49 @@ fn http_response(status: u16, headers: &HeaderMap) -> http::Response<()> {
     let mut response = http::Response::new(());
     *response.status_mut() = http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::OK);
     *response.headers_mut() = headers.clone();
+    clamp_delta_seconds(response.headers_mut());
     response
+}
+
+/// RFC 9111 1.2.2: a cache MUST take a delta-seconds value too large to
+/// represent as 2^31 (or its largest integer). `http-cache-semantics` reads
+/// one past `u64` as no lifetime at all, which would refetch the file on
+/// every check; so such values are rewritten to 2^31 before it sees them.
+fn clamp_delta_seconds(headers: &mut HeaderMap) {
+    fn overflows(directive: &str) -> bool {
+        directive.split_once('=').is_some_and(|(_, value)| {
+            let value = value.trim().trim_matches('"');
+            !value.is_empty()
+                && value.bytes().all(|b| b.is_ascii_digit())
+                && value.parse::<u64>().is_err()
+        })
+    }
+    let values: Vec<HeaderValue> = headers
+        .get_all(http::header::CACHE_CONTROL)
+        .iter()
+        .cloned()
+        .collect();
+    let any = values
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| v.split(',').any(overflows));
+    if !any {
+        return;
+    }
+    headers.remove(http::header::CACHE_CONTROL);
+    for value in values {
+        let clamped = value.to_str().ok().and_then(|text| {
+            let directives: Vec<String> = text
+                .split(',')
+                .map(|d| match d.split_once('=') {
+                    Some((name, _)) if overflows(d) => format!("{name}={}", 1u64 << 31),
+                    _ => d.to_owned(),
+                })
+                .collect();
+            HeaderValue::from_str(&directives.join(",")).ok()
+        });
+        headers.append(http::header::CACHE_CONTROL, clamped.unwrap_or(value));
+    }
 }
 
 #[cfg(test)]
@@ -1270,6 +1322,64 @@ mod tests {
         let h = [("cache-control", "max-age=999999")];
         assert_eq!(ttl_of(Dialect::Rfc9309, 200, &h).as_secs(), 86_400);
         assert_eq!(ttl_of(Dialect::Draft1996, 200, &h).as_secs(), 999_999);
+    }
+
+    // RFC 9111 5.2.2.10: s-maxage is for shared caches; this one is private,
+    // so a file with only s-maxage gets the default lifetime, not none.
+    #[test]
+    fn s_maxage_alone_leaves_the_default_lifetime() {
+        for v in ["s-maxage=3600", "public, s-maxage=60"] {
+            let h = [("cache-control", v)];
+            assert_eq!(ttl_of(Dialect::Draft1996, 200, &h).as_secs(), 7 * 86_400);
+            assert_eq!(ttl_of(Dialect::Rfc9309, 200, &h).as_secs(), 86_400);
+        }
+    }
+
+    // RFC 9111 1.2.2: a max-age too large to represent is 2^31 seconds, not
+    // zero (which would refetch the file on every check).
+    #[test]
+    fn max_age_past_u64_is_two_to_the_31_seconds() {
+        let h = [("cache-control", "public, max-age=18446744073709551616")];
+        assert_eq!(ttl_of(Dialect::Draft1996, 200, &h).as_secs(), 1 << 31);
+        assert_eq!(ttl_of(Dialect::Rfc9309, 200, &h).as_secs(), 86_400);
+        let h = [(
+            "cache-control",
+            "max-age=\"99999999999999999999999\", no-cache",
+        )];
+        assert_eq!(ttl_of(Dialect::Draft1996, 200, &h), Duration::ZERO);
+    }
+
+    // A stranger's server decides max-age; added to the clocks as it was,
+    // u64::MAX seconds overflowed `Instant` and panicked. With no cap in the
+    // legacy dialects, a century stands for forever.
+    #[test]
+    fn lifetimes_past_any_clock_are_a_century() {
+        for v in [
+            "max-age=18446744073709551615",
+            "max-age=9223372036854775807",
+        ] {
+            let h = [("cache-control", v)];
+            assert_eq!(ttl_of(Dialect::Norobots1994, 200, &h), FOREVER);
+            assert_eq!(ttl_of(Dialect::Draft1996, 200, &h), FOREVER);
+        }
+        let h = [("expires", "Fri, 31 Dec 9999 23:59:59 GMT")];
+        assert_eq!(ttl_of(Dialect::Draft1996, 200, &h), FOREVER);
+        // The configuration cannot overflow them either.
+        let config = Config::new(Dialect::Draft1996)
+            .default_ttl(Duration::MAX)
+            .retry(Duration::MAX, Duration::MAX);
+        let c = RobotsCache::new(config).unwrap();
+        for (status, host) in [(200, "http://a.example"), (503, "http://b.example")] {
+            let o = Origin::of(host).unwrap();
+            c.insert(
+                &o,
+                status,
+                HeaderMap::new(),
+                b"User-agent: *\nDisallow: /x\n",
+            );
+            let e = c.entry(host).unwrap().unwrap();
+            assert_eq!((e.ttl(), e.is_fresh()), (FOREVER, true), "{status}");
+        }
     }
 
     // RFC 9111 5.3: Expires, relative to Date.

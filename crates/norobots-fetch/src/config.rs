@@ -50,7 +50,10 @@ pub struct Config {
     /// How long a file stays fresh when its answer has no `Cache-Control`
     /// lifetime or `Expires`.
     pub default_ttl: Duration,
-    /// The longest a file stays fresh whatever its headers say.
+    /// The longest a file stays fresh whatever its headers say. With
+    /// `None`, and for any longer setting, freshness and waits after
+    /// failures still end after a century, so that no lifetime overflows
+    /// the clocks it is added to.
     pub max_ttl: Option<Duration>,
     /// How long a good copy stands in while the server fails, counted from
     /// when it was last fetched or revalidated.

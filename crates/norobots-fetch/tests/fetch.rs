@@ -445,6 +445,48 @@ async fn max_age_keeps_the_copy_that_long() {
     assert_eq!(server.requests(), 2);
 }
 
+// A server's lifetime is a stranger's number: u64::MAX seconds once
+// overflowed the clock and panicked the check (legacy dialects have no cap);
+// one past u64 is 2^31 seconds (RFC 9111 1.2.2); s-maxage, for shared caches
+// only (RFC 9111 5.2.2.10), used to leave no lifetime at all, so every check
+// fetched the file again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lifetimes_from_the_server_never_overflow_or_vanish() {
+    let year = Duration::from_secs(365 * 86_400);
+    for (dialect, value, at_least) in [
+        (
+            Dialect::Draft1996,
+            "max-age=18446744073709551615",
+            50 * year,
+        ),
+        (
+            Dialect::Norobots1994,
+            "max-age=18446744073709551616",
+            Duration::from_secs(1 << 31),
+        ),
+        (
+            Dialect::Rfc9309,
+            "max-age=18446744073709551616",
+            Duration::from_secs(86_400),
+        ),
+        (
+            Dialect::Draft1996,
+            "public, s-maxage=1",
+            7 * Duration::from_secs(86_400),
+        ),
+    ] {
+        let server = counting_server(vec![("Cache-Control".into(), value.into())]).await;
+        let cache = cache_for(dialect, &server, &["a.test"]);
+        let url = server.url("a.test", "/private");
+        for _ in 0..3 {
+            assert!(!cache.check(&url, "TestBot").await.unwrap().is_allowed());
+        }
+        assert_eq!(server.requests(), 1, "{dialect:?} {value}");
+        let ttl = cache.entry(&url).unwrap().unwrap().ttl();
+        assert!(ttl >= at_least, "{dialect:?} {value}: {ttl:?}");
+    }
+}
+
 // RFC 9111 4.3: a stale copy is revalidated; 304 keeps it and renews it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_304_renews_the_copy() {
