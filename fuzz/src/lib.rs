@@ -1,7 +1,7 @@
 //! The harnesses of the fuzz targets: one target per dialect for parsing
 //! and matching, all feeding [`run`]; [`meta::run`] for META robots and
 //! `X-Robots-Tag`; [`tools::lint`] and [`tools::audit`] for the site
-//! owner's tools.
+//! owner's tools; [`fetch::run`] for a server's answer in the cache.
 //!
 //! [`run`]'s input layout: `body 0xFF agent 0xFF url 0xFF url ...`.
 //! Everything before the first `0xFF` is the robots.txt body (so a plain
@@ -15,6 +15,7 @@ use std::collections::HashSet;
 
 use norobots::{DiagnosticKind, Dialect, ParseOptions, Robots, RuleKind};
 
+pub mod fetch;
 pub mod meta;
 pub mod tools;
 

@@ -1,0 +1,132 @@
+//! The harness of the `fetch_answer` target: what a stranger's server
+//! answers for `/robots.txt` (status, headers, body), stored in the cache
+//! as a fetch would store it, for a URL from the same stranger.
+//!
+//! Input layout: `url 0xFF dialect status_hi status_lo headers \n\n body`.
+//! The URL names the origin (a URL the `url` crate rejects falls back to
+//! `http://a.example/`); `dialect` picks one of the four by its low two
+//! bits; the status is `status_hi * 256 + status_lo` folded into 100..=999;
+//! headers are `name: value` lines up to the first empty line, and lines
+//! that are not a valid header are skipped.
+
+use std::time::{Duration, SystemTime};
+
+use http::header::{HeaderMap, HeaderName, HeaderValue};
+use norobots::Dialect;
+use norobots_fetch::{parse_retry_after, Config, Origin, RobotsCache};
+
+use crate::SEPARATOR;
+
+const DIALECTS: [Dialect; 4] = [
+    Dialect::Norobots1994,
+    Dialect::Draft1996,
+    Dialect::Rfc9309,
+    Dialect::Google,
+];
+
+const DAY: Duration = Duration::from_secs(86_400);
+
+/// The cache's own bound on any lifetime (a century), whatever it is told.
+const CENTURY: Duration = Duration::from_secs(100 * 365 * 86_400);
+
+/// Stores the answer in `data` and reads the entry back, asserting what
+/// the cache promises.
+pub fn run(data: &[u8]) {
+    let (url, answer) = match data.iter().position(|&b| b == SEPARATOR) {
+        Some(i) => (
+            String::from_utf8_lossy(&data[..i]).into_owned(),
+            &data[i + 1..],
+        ),
+        None => ("http://a.example/".to_owned(), data),
+    };
+    let [d, hi, lo, rest @ ..] = answer else {
+        return;
+    };
+    let dialect = DIALECTS[usize::from(d & 3)];
+    let status = 100 + u16::from_be_bytes([*hi, *lo]) % 900;
+    let (head, body) = split_head(rest);
+
+    let mut headers = HeaderMap::new();
+    let now = SystemTime::now();
+    for line in head.split(|&b| b == b'\n') {
+        let Some(colon) = line.iter().position(|&b| b == b':') else {
+            continue;
+        };
+        let (Ok(name), Ok(value)) = (
+            HeaderName::from_bytes(&line[..colon]),
+            HeaderValue::from_bytes(line[colon + 1..].trim_ascii()),
+        ) else {
+            continue;
+        };
+        if let Ok(text) = value.to_str() {
+            let wait = parse_retry_after(text, now);
+            if let Ok(secs) = text.trim().parse::<u64>() {
+                assert_eq!(wait, Some(Duration::from_secs(secs)));
+            }
+        }
+        headers.append(name, value);
+    }
+
+    let origin = match Origin::of(&url) {
+        Ok(origin) => {
+            // An origin is its own origin, and its robots.txt is on it.
+            let again = Origin::of(origin.as_str()).expect("an origin parses");
+            assert_eq!(again.as_str(), origin.as_str());
+            let robots_url = origin.robots_url();
+            assert!(robots_url.as_str().ends_with("/robots.txt"), "{robots_url}");
+            origin
+        }
+        Err(_) => Origin::of("http://a.example/").expect("a plain origin parses"),
+    };
+    let config = Config::new(dialect);
+    let longest = match dialect {
+        Dialect::Norobots1994 | Dialect::Draft1996 => CENTURY,
+        // RFC 9309 2.4 caps freshness at a day, and waits after failures
+        // are at most `retry_max`, a day by default.
+        Dialect::Rfc9309 | Dialect::Google => DAY.max(config.retry_max),
+    };
+    let cache = RobotsCache::new(config).expect("a default cache builds");
+    cache.insert(&origin, status, headers, body);
+
+    // The entry is found again by the URL it came from: the lookup's fast
+    // origin key agrees with the `url` crate's.
+    let lookup = if Origin::of(&url).is_ok() {
+        url.as_str()
+    } else {
+        "http://a.example/"
+    };
+    let entry = cache
+        .entry(lookup)
+        .expect("the URL parsed once")
+        .unwrap_or_else(|| panic!("no entry for {lookup:?} (origin {})", origin.as_str()));
+    assert_eq!(entry.origin().as_str(), origin.as_str());
+    assert!(
+        entry.ttl() <= longest,
+        "{dialect:?} {status}: ttl {:?}",
+        entry.ttl()
+    );
+    if entry.ttl().is_zero() {
+        assert!(!entry.is_fresh(), "fresh with no lifetime");
+    } else if entry.ttl() >= Duration::from_secs(60) {
+        assert!(
+            entry.is_fresh(),
+            "stale at once with a lifetime of {:?}",
+            entry.ttl()
+        );
+    }
+    if let Some(delay) = entry.crawl_delay("Googlebot") {
+        assert!(delay.is_finite() && delay >= 0.0, "crawl-delay {delay}");
+    }
+    let matcher = entry.robots().matcher("Googlebot");
+    let _ = matcher.is_allowed(&url);
+    let _ = matcher.is_allowed("/");
+    let _ = (entry.access(), entry.is_html(), entry.stale());
+}
+
+/// The header block (up to the first empty line) and the body after it.
+fn split_head(rest: &[u8]) -> (&[u8], &[u8]) {
+    match rest.windows(2).position(|w| w == b"\n\n") {
+        Some(i) => (&rest[..i], &rest[i + 2..]),
+        None => (rest, &[]),
+    }
+}
