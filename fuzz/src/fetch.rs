@@ -9,6 +9,7 @@
 //! headers are `name: value` lines up to the first empty line, and lines
 //! that are not a valid header are skipped.
 
+use std::sync::OnceLock;
 use std::time::{Duration, SystemTime};
 
 use http::header::{HeaderMap, HeaderName, HeaderValue};
@@ -67,6 +68,17 @@ pub fn run(data: &[u8]) {
         headers.append(name, value);
     }
 
+    // `Origin::of` reads most URLs by hand, without the `url` crate, for
+    // speed: it must come to the `url` crate's reading, or reject alike.
+    let by_hand = Origin::of(&url).ok();
+    let by_url_crate = url::Url::parse(&url)
+        .ok()
+        .and_then(|u| Origin::of_url(&u).ok());
+    assert_eq!(
+        by_hand.as_ref().map(Origin::as_str),
+        by_url_crate.as_ref().map(Origin::as_str),
+        "{url:?}"
+    );
     let origin = match Origin::of(&url) {
         Ok(origin) => {
             // An origin is its own origin, and its robots.txt is on it.
@@ -78,7 +90,9 @@ pub fn run(data: &[u8]) {
         }
         Err(_) => Origin::of("http://a.example/").expect("a plain origin parses"),
     };
-    let config = Config::new(dialect);
+    let config = Config::new(dialect)
+        .connect_timeout(Duration::from_millis(1))
+        .timeout(Duration::from_millis(1));
     let longest = match dialect {
         Dialect::Norobots1994 | Dialect::Draft1996 => CENTURY,
         // RFC 9309 2.4 caps freshness at a day, and waits after failures
@@ -88,8 +102,7 @@ pub fn run(data: &[u8]) {
     let cache = RobotsCache::new(config).expect("a default cache builds");
     cache.insert(&origin, status, headers, body);
 
-    // The entry is found again by the URL it came from: the lookup's fast
-    // origin key agrees with the `url` crate's.
+    // The entry is found again by the URL it came from.
     let lookup = if Origin::of(&url).is_ok() {
         url.as_str()
     } else {
@@ -113,6 +126,16 @@ pub fn run(data: &[u8]) {
             "stale at once with a lifetime of {:?}",
             entry.ttl()
         );
+        // A check answers from the fresh entry: a miss would be a fetch
+        // (kept from the network by the timeouts).
+        let permission = runtime().block_on(cache.permission(lookup, "Googlebot"));
+        assert!(permission.is_ok(), "{permission:?}");
+        let metrics = cache.metrics();
+        assert_eq!(
+            (metrics.hits, metrics.misses),
+            (1, 0),
+            "{lookup:?} missed its entry"
+        );
     }
     if let Some(delay) = entry.crawl_delay("Googlebot") {
         assert!(delay.is_finite() && delay >= 0.0, "crawl-delay {delay}");
@@ -121,6 +144,18 @@ pub fn run(data: &[u8]) {
     let _ = matcher.is_allowed(&url);
     let _ = matcher.is_allowed("/");
     let _ = (entry.access(), entry.is_html(), entry.stale());
+}
+
+/// One runtime for every input: `permission` is async, though a hit never
+/// waits.
+fn runtime() -> &'static tokio::runtime::Runtime {
+    static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RUNTIME.get_or_init(|| {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime builds")
+    })
 }
 
 /// The header block (up to the first empty line) and the body after it.
