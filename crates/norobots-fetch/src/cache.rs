@@ -1206,15 +1206,20 @@ fn understood(status: Option<u16>) -> bool {
 }
 
 fn has_directive(headers: &HeaderMap, directive: &str) -> bool {
+    cache_control(headers).any(|d| {
+        let name = d.split('=').next().unwrap_or("").trim();
+        name.eq_ignore_ascii_case(directive)
+    })
+}
+
+/// Every `Cache-Control` directive as written (`max-age=60`), over all the
+/// header's lines; lines that are not text are skipped.
+fn cache_control(headers: &HeaderMap) -> impl Iterator<Item = &str> {
     headers
         .get_all(http::header::CACHE_CONTROL)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(','))
-        .any(|d| {
-            let name = d.split('=').next().unwrap_or("").trim();
-            name.eq_ignore_ascii_case(directive)
-        })
 }
 
 fn http_request(url: &Url, headers: &HeaderMap) -> http::Request<()> {
@@ -1247,18 +1252,14 @@ fn clamp_delta_seconds(headers: &mut HeaderMap) {
                 && value.parse::<u64>().is_err()
         })
     }
+    if !cache_control(headers).any(overflows) {
+        return;
+    }
     let values: Vec<HeaderValue> = headers
         .get_all(http::header::CACHE_CONTROL)
         .iter()
         .cloned()
         .collect();
-    let any = values
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .any(|v| v.split(',').any(overflows));
-    if !any {
-        return;
-    }
     headers.remove(http::header::CACHE_CONTROL);
     for value in values {
         let clamped = value.to_str().ok().and_then(|text| {
