@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use norobots::{Dialect, ParseOptions, Robots};
-use norobots_tools::audit::{parse_line, AuditOptions, Auditor};
+use norobots_tools::audit::{parse_line, AuditOptions, Auditor, RobotReport};
 use norobots_tools::lint::{lint as lint_body, LintOptions, Severity};
 
 use crate::SEPARATOR;
@@ -151,7 +151,7 @@ pub fn audit(data: &[u8]) {
         assert!(report.malformed.len() as u64 <= t.malformed.min(options.max_malformed as u64));
         assert_eq!(t.robots, report.robots.len() as u64);
         for pair in report.robots.windows(2) {
-            let key = |r: &norobots_tools::audit::RobotReport| {
+            let key = |r: &RobotReport| {
                 (
                     std::cmp::Reverse(r.violations),
                     std::cmp::Reverse(r.requests),
