@@ -390,6 +390,100 @@ async fn gzip_and_brotli_bodies_are_decoded() {
     }
 }
 
+// The cap counts decoded octets: an answer of a few kilobytes that decodes
+// to 64 MiB yields the cap's worth of the file, whatever the coding, and the
+// rest is never decoded (the client stops reading at the cap).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_compression_bomb_is_cut_at_the_cap_after_decoding() {
+    let size = 64 << 20;
+    let codings = ["gzip", "deflate", "br"];
+    let bodies: Vec<Vec<u8>> = codings
+        .iter()
+        .map(|coding| support::bomb(coding, RULES.as_bytes(), size))
+        .collect();
+    for (coding, body) in codings.iter().zip(&bodies) {
+        assert!(body.len() < size / 100, "{coding}: {} octets", body.len());
+    }
+    let server = Server::start(move |_, seen| {
+        let coding = seen.host.trim_end_matches(".test");
+        let at = codings.iter().position(|c| *c == coding).unwrap();
+        Reply::Full {
+            status: 200,
+            headers: vec![("Content-Encoding".into(), coding.into())],
+            body: bodies[at].clone(),
+        }
+    })
+    .await;
+    let hosts = ["gzip.test", "deflate.test", "br.test"];
+    let cache = cache_for(Dialect::Rfc9309, &server, &hosts);
+    for host in hosts {
+        let url = server.url(host, "/private/x");
+        let start = Instant::now();
+        let decision = cache.check(&url, "TestBot").await.unwrap();
+        assert_eq!(
+            decision,
+            Decision::Disallow(rule(2, RuleKind::Disallow, "/private")),
+            "{host}"
+        );
+        assert!(start.elapsed() < Duration::from_secs(4), "{host}");
+        let entry = cache.entry(&url).unwrap().unwrap();
+        assert!(entry.fetch().truncated, "{host}");
+        assert_eq!(entry.fetch().bytes, 500 * 1024, "{host}");
+        // Whole copies of RULES up to the cap; the cap falls five octets
+        // into the next one's `User-agent` line, which makes no group.
+        assert_eq!(500 * 1024 % RULES.len(), 5);
+        let groups = entry.robots().groups().len();
+        assert_eq!(groups, 500 * 1024 / RULES.len(), "{host}");
+    }
+}
+
+// A body that does not decode as its Content-Encoding says (cut short, or
+// not compressed at all) is a failed fetch, as a connection reset mid-body
+// is: the part that did decode may be missing rules.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_that_does_not_decode_is_a_failure() {
+    let gzipped = support::gzip(RULES.repeat(100).as_bytes());
+    let short = gzipped[..gzipped.len() / 2].to_vec();
+    let server = Server::start(move |_, seen| {
+        let (coding, body) = match seen.host.as_str() {
+            "short.test" => ("gzip", short.clone()),
+            "plain.test" => ("gzip", RULES.as_bytes().to_vec()),
+            _ => ("br", RULES.as_bytes().to_vec()),
+        };
+        Reply::Full {
+            status: 200,
+            headers: vec![("Content-Encoding".into(), coding.into())],
+            body,
+        }
+    })
+    .await;
+    let hosts = ["short.test", "plain.test", "plainbr.test"];
+    for dialect in [Dialect::Draft1996, Dialect::Rfc9309] {
+        let cache = cache_for(dialect, &server, &hosts);
+        for host in hosts {
+            let decision = cache
+                .check(&server.url(host, "/public"), "TestBot")
+                .await
+                .unwrap();
+            match (dialect, &decision) {
+                (
+                    Dialect::Draft1996,
+                    Decision::Defer {
+                        outcome: Outcome::Failure(Failure::Body(_)),
+                        ..
+                    },
+                ) => {}
+                (
+                    Dialect::Rfc9309,
+                    Decision::Disallow(Basis::Fetch(Outcome::Failure(Failure::Body(_)))),
+                ) => {}
+                _ => panic!("{dialect} {host}: {decision:?}"),
+            }
+        }
+    }
+    assert_eq!(server.requests(), 6);
+}
+
 /// A server that counts requests and answers with `headers`.
 async fn counting_server(headers: Vec<(String, String)>) -> Server {
     Server::start(move |_, _| Reply::Full {

@@ -287,6 +287,51 @@ pub fn gzip(body: &[u8]) -> Vec<u8> {
     e.finish().unwrap()
 }
 
+/// zlib-compresses `body` (HTTP's `deflate` coding, RFC 9110 8.4.1.2).
+pub fn zlib(body: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(body).unwrap();
+    e.finish().unwrap()
+}
+
+/// `line` repeated to `size` octets, compressed with `coding` (`gzip`,
+/// `deflate` or `br`) as it is written, so the plain text is never held.
+pub fn bomb(coding: &str, line: &[u8], size: usize) -> Vec<u8> {
+    use std::io::Write;
+    fn feed<W: Write>(mut out: W, line: &[u8], size: usize) -> W {
+        let mut block = Vec::with_capacity(1 << 20);
+        while block.len() + line.len() <= 1 << 20 {
+            block.extend_from_slice(line);
+        }
+        let mut left = size;
+        while left > 0 {
+            let n = left.min(block.len());
+            out.write_all(&block[..n]).unwrap();
+            left -= n;
+        }
+        out
+    }
+    let fast = flate2::Compression::fast();
+    match coding {
+        "gzip" => feed(flate2::write::GzEncoder::new(Vec::new(), fast), line, size)
+            .finish()
+            .unwrap(),
+        "deflate" => feed(
+            flate2::write::ZlibEncoder::new(Vec::new(), fast),
+            line,
+            size,
+        )
+        .finish()
+        .unwrap(),
+        "br" => {
+            let out = brotli::CompressorWriter::new(Vec::new(), 1 << 16, 1, 22);
+            feed(out, line, size).into_inner()
+        }
+        _ => panic!("no coding {coding}"),
+    }
+}
+
 /// brotli-compresses `body`.
 pub fn brotli(body: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
