@@ -283,9 +283,13 @@ impl Fetcher {
 fn next_hop(current: &Url, headers: &HeaderMap, status: u16) -> Result<Url, RedirectProblem> {
     let location = headers
         .get(LOCATION)
-        .and_then(|v| v.to_str().ok())
-        .filter(|v| !v.trim().is_empty())
+        .filter(|v| !v.as_bytes().trim_ascii().is_empty())
         .ok_or(RedirectProblem::NoLocation(status))?;
+    // Servers send octets past ASCII as UTF-8, and browsers read them so
+    // (`to_str` would refuse them); the join below percent-encodes them.
+    let location = std::str::from_utf8(location.as_bytes()).map_err(|_| {
+        RedirectProblem::BadTarget(String::from_utf8_lossy(location.as_bytes()).into())
+    })?;
     let mut next = current
         .join(location.trim())
         .map_err(|_| RedirectProblem::BadTarget(location.to_string()))?;
@@ -334,6 +338,31 @@ mod tests {
         assert_eq!(
             hop("https://b.example/robots.txt#f").unwrap().as_str(),
             "https://b.example/robots.txt"
+        );
+    }
+
+    #[test]
+    fn a_location_in_utf8_is_followed_percent_encoded() {
+        let mut h = HeaderMap::new();
+        let here = Url::parse("http://a.example/robots.txt").unwrap();
+        let utf8 = http::HeaderValue::from_bytes("/r\u{f6}bots.txt".as_bytes()).unwrap();
+        h.insert(LOCATION, utf8);
+        assert_eq!(
+            next_hop(&here, &h, 301).unwrap().as_str(),
+            "http://a.example/r%C3%B6bots.txt"
+        );
+        h.insert(
+            LOCATION,
+            http::HeaderValue::from_bytes(b"/r\xF6.txt").unwrap(),
+        );
+        assert_eq!(
+            next_hop(&here, &h, 301),
+            Err(RedirectProblem::BadTarget("/r\u{FFFD}.txt".into()))
+        );
+        h.insert(LOCATION, http::HeaderValue::from_static(" "));
+        assert_eq!(
+            next_hop(&here, &h, 302),
+            Err(RedirectProblem::NoLocation(302))
         );
     }
 

@@ -44,7 +44,7 @@ pub enum RedirectProblem {
     /// A hop led back to a URL already visited.
     Loop(String),
     /// A hop led to a scheme other than `http`/`https`, or to an URL that
-    /// does not parse.
+    /// does not parse (a `Location` that is not UTF-8 among them).
     BadTarget(String),
     /// A 3xx answer without a usable `Location`.
     NoLocation(u16),
@@ -57,7 +57,7 @@ impl fmt::Display for RedirectProblem {
                 write!(f, "more than {} redirects ({n})", n.saturating_sub(1))
             }
             RedirectProblem::Loop(url) => write!(f, "redirect loop back to {url}"),
-            RedirectProblem::BadTarget(url) => write!(f, "redirect to a non-HTTP target {url}"),
+            RedirectProblem::BadTarget(url) => write!(f, "redirect to {url}, not an HTTP URL"),
             RedirectProblem::NoLocation(status) => write!(f, "{status} without a Location"),
         }
     }
