@@ -262,6 +262,26 @@ async fn a_ten_megabyte_body_is_cut_at_the_cap() {
     );
 }
 
+// A Location with UTF-8 in it is followed, percent-encoded, as browsers do.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redirect_to_a_utf8_location_is_followed_encoded() {
+    let server = Server::start(|_, seen| match seen.path.as_str() {
+        "/robots.txt" => Reply::redirect(301, "/r\u{f6}bots.txt"),
+        "/r%C3%B6bots.txt" => Reply::ok(RULES),
+        _ => Reply::status(404),
+    })
+    .await;
+    let cache = cache_for(Dialect::Rfc9309, &server, &["utf8.test"]);
+    let url = server.url("utf8.test", "/private");
+    let decision = cache.check(&url, "TestBot").await.unwrap();
+    assert_eq!(
+        decision,
+        Decision::Disallow(rule(2, RuleKind::Disallow, "/private"))
+    );
+    let paths: Vec<String> = server.seen().into_iter().map(|s| s.path).collect();
+    assert_eq!(paths, ["/robots.txt", "/r%C3%B6bots.txt"]);
+}
+
 // The total timeout fires on a server that trickles a byte a second.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_trickling_server_times_out() {
