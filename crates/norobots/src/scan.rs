@@ -364,14 +364,17 @@ mod sse2 {
         needles: [u8; N],
         below: u8,
     ) -> u32 {
-        // SAFETY: these intrinsics only need SSE2, which every x86-64
-        // processor has (it is in the target's baseline), and touch no
+        // SAFETY: `find_sse2` only needs SSE2, which every x86-64
+        // processor has (it is in the target's baseline), and touches no
         // memory: the octets come in as two integers.
         unsafe { find_sse2::<N, HIGH>(chunk, needles, below) }
     }
 
+    // An `unsafe fn` although its body is safe from Rust 1.87 on: before,
+    // a `#[target_feature]` function and the intrinsics had to be unsafe,
+    // and the crate builds with 1.85 (its `rust-version`).
     #[target_feature(enable = "sse2")]
-    fn find_sse2<const N: usize, const HIGH: bool>(
+    unsafe fn find_sse2<const N: usize, const HIGH: bool>(
         chunk: &[u8; 16],
         needles: [u8; N],
         below: u8,
@@ -401,7 +404,7 @@ mod sse2 {
     }
 
     #[target_feature(enable = "sse2")]
-    fn breaks_sse2(chunk: &[u8; 16]) -> (u16, u16) {
+    unsafe fn breaks_sse2(chunk: &[u8; 16]) -> (u16, u16) {
         // SAFETY: `chunk` is sixteen octets to read, and an unaligned load
         // asks no more of the pointer. (Blocks are read whole: one load, not
         // the two words `find` takes.)
