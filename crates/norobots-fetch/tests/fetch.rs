@@ -108,7 +108,10 @@ async fn chain_server(hops: usize) -> Server {
         if n == 0 {
             Reply::ok(RULES)
         } else {
-            Reply::redirect(if n % 2 == 0 { 302 } else { 307 }, &format!("/r{}", n - 1))
+            Reply::redirect(
+                if n.is_multiple_of(2) { 302 } else { 307 },
+                &format!("/r{}", n - 1),
+            )
         }
     })
     .await
