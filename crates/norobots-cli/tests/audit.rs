@@ -93,3 +93,34 @@ fn a_missing_log_is_a_one_line_error() {
     assert_eq!(err.lines().count(), 1);
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn a_gzip_log_cut_short_is_a_one_line_error_naming_file_and_line() {
+    let robots = file(ROBOTS.as_bytes());
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    for _ in 0..5_000 {
+        gz.write_all(LOG.as_bytes()).unwrap();
+    }
+    let packed = gz.finish().unwrap();
+    let log = file(&packed[..packed.len() / 2]);
+    let out = Command::new(BIN)
+        .args(["audit", "--robots"])
+        .arg(robots.path())
+        .arg(log.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    let head = format!(
+        "norobots: error: cannot read log `{}`: line ",
+        log.path().display()
+    );
+    assert!(err.starts_with(&head), "{err}");
+    assert!(
+        err.trim_end().ends_with(": incomplete deflate stream"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1);
+    // No half report: the log's first lines were read, but nothing printed.
+    assert!(out.stdout.is_empty());
+}

@@ -176,6 +176,34 @@ fn corrupt_gzip_is_an_io_error() {
     assert!(result.is_err());
 }
 
+// The error says where the log broke: the line being read when it did.
+#[test]
+fn a_gzip_log_cut_short_fails_naming_the_line_it_broke_on() {
+    let mut log = String::new();
+    for i in 0..20_000 {
+        log += &get("192.0.2.1", i, &format!("/page/{i}"), "FooBot");
+    }
+    let whole = gzip(log.as_bytes());
+    let robots = Robots::parse(b"");
+    let read = |packed: &[u8]| Auditor::new(&robots, AuditOptions::default()).audit_reader(packed);
+    assert_eq!(read(&whole).unwrap().totals.lines, 20_000);
+    let error = read(&whole[..whole.len() / 2]).unwrap_err();
+    let text = error.to_string();
+    let line: u64 = text
+        .strip_prefix("line ")
+        .and_then(|t| t.split(':').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{text}"));
+    // Half the stream holds about half the lines, give or take what the
+    // decoder had buffered and the octets each line packed to.
+    assert!((5_000..15_000).contains(&line), "{text}");
+    assert!(text.ends_with("deflate stream"), "{text}");
+    // Not a gzip stream after its magic number: the first line.
+    let garbage = b"\x1f\x8b\x08\x00 not deflate at all";
+    let text = read(garbage).unwrap_err().to_string();
+    assert!(text.starts_with("line 1: "), "{text}");
+}
+
 // ---------------------------------------------------------------- malformed
 
 #[test]

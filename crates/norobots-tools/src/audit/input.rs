@@ -109,7 +109,9 @@ fn split_lines(auditor: &mut Auditor, reader: &mut impl Read) -> io::Result<u64>
         let n = match reader.read(&mut buf[end..]) {
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
+            // The line being read when the input failed (a gzip stream cut
+            // short, say), so that whoever mends the log knows where.
+            Err(e) => return Err(on_line(e, line_no + u64::from(!skipping))),
         };
         if n == 0 {
             break;
@@ -131,6 +133,12 @@ fn split_lines(auditor: &mut Auditor, reader: &mut impl Read) -> io::Result<u64>
         auditor.feed_line(&buf[..end], line_no);
     }
     Ok(total)
+}
+
+/// `error`, prefixed with the line it came on: `line 12: corrupt deflate
+/// stream`.
+fn on_line(error: io::Error, line: u64) -> io::Error {
+    io::Error::new(error.kind(), format!("line {line}: {error}"))
 }
 
 /// Feeds every complete line of `buf` (whose first `scan_from` octets are
