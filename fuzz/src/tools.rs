@@ -14,6 +14,10 @@ use crate::SEPARATOR;
 /// shown in at most a few octets) and the caret line.
 const RENDERED_FINDING: usize = 2_000;
 
+/// The most text `norobots_tools::printable` writes for one octet of what
+/// the file said: a control character becomes `\x1b`.
+const ESCAPED_OCTET: usize = 4;
+
 const DIALECTS: [Dialect; 4] = [
     Dialect::Norobots1994,
     Dialect::Draft1996,
@@ -87,11 +91,12 @@ pub fn lint(data: &[u8]) {
             .iter()
             .map(|f| {
                 RENDERED_FINDING
-                    + f.message.len()
-                    + f.help.as_ref().map_or(0, String::len)
-                    + f.example
-                        .as_ref()
-                        .map_or(0, |e| e.url.len() + e.agent.len())
+                    + ESCAPED_OCTET
+                        * (f.message.len()
+                            + f.help.as_ref().map_or(0, String::len)
+                            + f.example
+                                .as_ref()
+                                .map_or(0, |e| e.url.len() + e.agent.len()))
             })
             .sum();
         assert!(

@@ -1018,3 +1018,33 @@ fn speed_in(dir: &std::path::Path) {
     );
     assert_eq!(t.bytes, size);
 }
+
+// ---------------------------------------------------------------- terminal
+
+// Whoever sends a request writes its User-Agent and path (and, in some
+// logs, the host field): the text report shows them escaped.
+#[test]
+fn text_report_escapes_what_clients_wrote() {
+    let ua = "Evil\u{1b}]0;owned\u{7}Bot/1.0 \u{1b}[2J\u{202e}";
+    let host = "h\u{1b}[8m";
+    let mut log = String::new();
+    for i in 0..3 {
+        log += &get(host, i, "/private/\u{1b}[5mx", ua);
+    }
+    let report = audit(ROBOTS_TXT, &log);
+    let evil = robot(&report, "Evil", host);
+    assert_eq!(evil.user_agent.as_deref(), Some(ua));
+    let text = report.render_text();
+    let bad: Vec<char> = text
+        .chars()
+        .filter(|&c| c.is_control() && c != '\n' || ('\u{202a}'..='\u{202e}').contains(&c))
+        .collect();
+    assert!(bad.is_empty(), "{bad:?} in {text}");
+    assert!(
+        text.contains("  user-agent: Evil\\x1b]0;owned\\x07Bot/1.0 \\x1b[2J\\u{202e}\n"),
+        "{text}"
+    );
+    assert!(text.contains(" GET /private/\\x1b[5mx "), "{text}");
+    assert!(text.contains("  Evil   h\\x1b[8m\n"), "{text}");
+    assert!(text.contains("\nEvil h\\x1b[8m: 3 disallowed"), "{text}");
+}

@@ -186,3 +186,20 @@ proptest! {
         }
     }
 }
+
+// A robots.txt is often someone else's: findings quote its fields and
+// patterns escaped, and the source line shows blanks in their place.
+#[test]
+fn text_report_escapes_what_the_file_wrote() {
+    let body =
+        "User-agent: *\nDisallow: /a\u{1b}[2Jb\nFo\u{1b}]0;x\u{7}o: bar\nDisallow: /\u{202e}c\n";
+    let report = lint(body.as_bytes(), &LintOptions::default());
+    let text = report.render_text("robots.txt", body.as_bytes());
+    let bad: Vec<char> = text
+        .chars()
+        .filter(|&c| c.is_control() && c != '\n' || ('\u{202a}'..='\u{202e}').contains(&c))
+        .collect();
+    assert!(bad.is_empty(), "{bad:?} in {text}");
+    assert!(text.contains("unknown field `Fo\\x1b]0;x\\x07o`"), "{text}");
+    assert!(text.contains("\n3 | Fo ]0;x o: bar\n"), "{text}");
+}

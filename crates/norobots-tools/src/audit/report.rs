@@ -1,5 +1,6 @@
 //! What an audit found, as data, as a text table and as JSON.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -7,6 +8,7 @@ use norobots::Dialect;
 use serde_json::{json, Value};
 
 use super::parse::{LineError, Timestamp};
+use crate::printable;
 
 /// The result of an audit: totals, the robots (worst offenders first), a
 /// count of the clients that look human, and the first malformed lines.
@@ -271,6 +273,11 @@ impl AuditReport {
         self.write_robot_table(&mut out);
         self.write_violations(&mut out);
         self.write_malformed(&mut out);
+        // User-Agents, paths and addresses come from whoever made the
+        // requests; the table's cells were escaped before being measured.
+        if let Cow::Owned(escaped) = printable(&out) {
+            return escaped;
+        }
         out
     }
 
@@ -325,8 +332,8 @@ impl AuditReport {
                 r.first_seen.to_string(),
                 r.last_seen.to_string(),
                 r.reasons.to_string(),
-                display_token(&r.token).to_string(),
-                r.address.clone(),
+                printable(display_token(&r.token)).into_owned(),
+                printable(&r.address).into_owned(),
             ]);
         }
         out.push('\n');

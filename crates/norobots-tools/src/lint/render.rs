@@ -1,8 +1,11 @@
 //! Output: rustc-style text and JSON.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use serde_json::{json, Value};
+
+use crate::printable::{needs_escape, printable};
 
 use super::lines::LineTable;
 use super::{Finding, Report, Severity};
@@ -48,6 +51,11 @@ impl Report {
             let _ = write!(out, " ({} more not shown)", self.omitted);
         }
         out.push('\n');
+        // Messages quote the file's fields and patterns; a robots.txt is
+        // often someone else's.
+        if let Cow::Owned(escaped) = printable(&out) {
+            return escaped;
+        }
         out
     }
 
@@ -159,7 +167,9 @@ fn window(line: &[u8], column: usize) -> (String, usize) {
     text.extend(
         String::from_utf8_lossy(&line[byte(first)..byte(last)])
             .chars()
-            .map(|c| if c.is_control() { ' ' } else { c }),
+            // A blank, not an escape, so that the caret stays under its
+            // column; the message names what is there.
+            .map(|c| if needs_escape(c) { ' ' } else { c }),
     );
     if last < chars {
         text.push('…');

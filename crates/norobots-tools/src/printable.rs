@@ -1,0 +1,99 @@
+//! Text from strangers, made safe to show on a terminal.
+//!
+//! A robots.txt, an HTML page and an access log are written by people the
+//! reader of a report does not know: a User-Agent header or a requested
+//! path can carry escape sequences that a terminal would obey (clear the
+//! screen, set the window title, hide the rest of a line), and the Unicode
+//! characters that reorder text can make a rule read as another. Reports
+//! meant for people pass such text through [`printable`]; JSON output
+//! escapes control characters by itself.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+/// `text` with every character a terminal would act on, or that reorders
+/// what is shown, written as a visible escape instead: control characters
+/// (C0 but the line feed, DEL, C1) as `\x1b` or `\u{9b}`, and the
+/// bidirectional embeddings, overrides, isolates and marks as `\u{202e}`.
+/// Borrows when there is nothing to escape (the usual case).
+///
+/// ```
+/// use norobots_tools::printable;
+///
+/// assert_eq!(printable("Disallow: /private"), "Disallow: /private");
+/// assert_eq!(printable("Evil\x1b]0;pwned\x07Bot"), "Evil\\x1b]0;pwned\\x07Bot");
+/// assert_eq!(printable("/a\u{202e}txt.exe"), "/a\\u{202e}txt.exe");
+/// assert_eq!(printable("two\nlines"), "two\nlines");
+/// ```
+pub fn printable(text: &str) -> Cow<'_, str> {
+    let Some(first) = text.find(needs_escape) else {
+        return Cow::Borrowed(text);
+    };
+    let mut out = String::with_capacity(text.len() + 8);
+    out.push_str(&text[..first]);
+    for c in text[first..].chars() {
+        if !needs_escape(c) {
+            out.push(c);
+        } else if c.is_ascii() {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        } else {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Whether [`printable`] escapes `c`.
+pub(crate) fn needs_escape(c: char) -> bool {
+    (c.is_control() && c != '\n')
+        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_control_character_but_the_line_feed_is_escaped() {
+        for c in (0u32..0x20).chain(0x7f..0xa0).filter_map(char::from_u32) {
+            let shown = printable(&c.to_string()).into_owned();
+            if c == '\n' {
+                assert_eq!(shown, "\n");
+            } else {
+                assert!(shown.starts_with('\\'), "{c:?} -> {shown:?}");
+                assert!(!shown.chars().any(|s| s.is_control()), "{c:?} -> {shown:?}");
+            }
+        }
+        assert_eq!(printable("\t\r\x7f\u{9b}"), "\\x09\\x0d\\x7f\\u{9b}");
+    }
+
+    #[test]
+    fn characters_that_reorder_text_are_escaped() {
+        for c in [
+            '\u{200e}', '\u{200f}', '\u{202a}', '\u{202e}', '\u{2066}', '\u{2069}',
+        ] {
+            assert_eq!(printable(&c.to_string()), format!("\\u{{{:x}}}", c as u32));
+        }
+    }
+
+    #[test]
+    fn other_text_is_borrowed_unchanged() {
+        for text in [
+            "",
+            "/caf\u{e9}",
+            "日本語/パス",
+            "a\\x1b",
+            "\u{fffd}",
+            "emoji \u{1f916}",
+        ] {
+            assert!(matches!(printable(text), Cow::Borrowed(t) if t == text));
+        }
+    }
+
+    #[test]
+    fn escaping_twice_changes_nothing_more() {
+        let once = printable("a\x1b[2Jb\u{202e}c\u{85}").into_owned();
+        assert_eq!(once, "a\\x1b[2Jb\\u{202e}c\\u{85}");
+        assert_eq!(printable(&once), once);
+    }
+}
