@@ -3,6 +3,7 @@
 use std::io::{self, BufRead, BufWriter, Write};
 
 use norobots::{Dialect, Matcher, ParseOptions, Verdict};
+use norobots_tools::printable;
 
 use crate::error::CliError;
 use crate::input::RobotsSource;
@@ -170,12 +171,14 @@ fn write_verdict(
         Format::Explain => {
             write_plain(out, url, verdict)?;
             match verdict.rule {
+                // The pattern is the robots file's (often a stranger's):
+                // escaped, unlike the caller's URL.
                 Some(rule) => write!(
                     out,
                     "\tline {}: {}: {}",
                     rule.line,
                     rule.kind.as_str(),
-                    rule.pattern
+                    printable(rule.pattern)
                 )?,
                 None => out.write_all(b"\tno rule")?,
             }

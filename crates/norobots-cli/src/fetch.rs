@@ -8,6 +8,7 @@ use norobots::Dialect;
 use norobots_fetch::{Access, Entry};
 
 use crate::error::CliError;
+use crate::terminal::Escaped;
 
 /// Everything `norobots fetch` needs.
 #[derive(Clone, Debug)]
@@ -33,7 +34,7 @@ pub fn run(command: &FetchCommand) -> Result<bool, CliError> {
         .map_err(|e| CliError::Usage(e.to_string()))?;
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let result = report(&mut out, &entry, &command.agent).and_then(|()| out.flush());
+    let result = report(&mut Escaped(&mut out), &entry, &command.agent).and_then(|()| out.flush());
     match result {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}

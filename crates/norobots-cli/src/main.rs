@@ -12,6 +12,7 @@ mod lint;
 mod meta;
 mod parse;
 mod remote;
+mod terminal;
 
 use std::ffi::OsString;
 use std::io::{self, Write};

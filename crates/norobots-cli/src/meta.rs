@@ -7,6 +7,7 @@ use norobots::meta::{DocumentState, PageDirectives};
 
 use crate::error::CliError;
 use crate::input::RobotsSource;
+use crate::terminal::Escaped;
 
 /// Everything `norobots meta` needs.
 #[derive(Clone, Debug)]
@@ -40,7 +41,7 @@ pub fn run(command: &MetaCommand) -> Result<(), CliError> {
     let result = if command.json {
         write_json(&mut out, &page)
     } else {
-        write_text(&mut out, &page)
+        write_text(&mut Escaped(&mut out), &page)
     };
     match result.and_then(|()| out.flush()) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(CliError::Write(e)),

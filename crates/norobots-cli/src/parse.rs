@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 
 use crate::error::CliError;
 use crate::input::RobotsSource;
+use crate::terminal::Escaped;
 
 /// Everything `norobots parse` needs.
 #[derive(Clone, Debug)]
@@ -28,7 +29,7 @@ pub fn run(command: &ParseCommand) -> Result<(), CliError> {
     let result = if command.json {
         write_json(&robots, &mut out)
     } else {
-        write_text(&robots, &mut out)
+        write_text(&robots, &mut Escaped(&mut out))
     }
     .and_then(|()| out.flush());
     match result {

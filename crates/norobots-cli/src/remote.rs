@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use norobots::Dialect;
 use norobots_fetch::{Basis, Config, Decision, Origin, RobotsCache};
+use norobots_tools::printable;
 use tokio::runtime::Runtime;
 use tokio::task::JoinHandle;
 
@@ -193,12 +194,18 @@ pub fn write_decision(
             write!(out, "{word}\t{url}")?;
             if format == Format::Explain {
                 match decision {
+                    // The reason quotes the server (a redirect's target)
+                    // or its robots.txt: escaped, unlike the caller's URL.
                     Decision::Defer { until, outcome } => write!(
                         out,
-                        "\tuntil {}: robots.txt: {outcome}",
-                        httpdate::fmt_http_date(*until)
+                        "\tuntil {}: robots.txt: {}",
+                        httpdate::fmt_http_date(*until),
+                        printable(&outcome.to_string())
                     )?,
-                    _ => write!(out, "\t{}", basis.expect("allow and disallow have a basis"))?,
+                    _ => {
+                        let basis = basis.expect("allow and disallow have a basis");
+                        write!(out, "\t{}", printable(&basis.to_string()))?
+                    }
                 }
             }
         }

@@ -569,3 +569,45 @@ fn url_arguments_that_are_not_utf8_are_converted_lossily_like_stdin() {
     );
     assert_eq!(output.status.code(), Some(1));
 }
+
+/// Whether `text` holds a character a terminal would act on, other than the
+/// line feed and the tabs that separate `check`'s fields.
+fn drives_a_terminal(text: &str) -> bool {
+    text.chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t' || ('\u{202a}'..='\u{202e}').contains(&c))
+}
+
+// `parse` and `check --explain` quote the file, which may be a stranger's:
+// what a terminal would obey is escaped. The caller's URL is echoed as given.
+#[test]
+fn parse_and_explain_escape_what_the_file_wrote() {
+    let body = "User-agent: *\nDisallow: /x\u{202e}y\nSitemap: http://x.test/\x1b]0;owned\x07\nFoo\x1b[2J: bar\n";
+    let file = robots_file(body.as_bytes());
+    let out = norobots()
+        .args(["parse", "--robots"])
+        .arg(file.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!drives_a_terminal(&text), "{text:?}");
+    assert_eq!(
+        text,
+        "dialect: rfc9309\ngroup (line 1): *\n  line 2: Disallow: /x\\u{202e}y\n\
+         sitemap (line 3): http://x.test/\\x1b]0;owned\\x07\n\
+         other field (line 4): Foo\\x1b[2J: bar\ndiagnostic: line 4: unknown field\n"
+    );
+    let json = norobots()
+        .args(["parse", "--json", "--robots"])
+        .arg(file.path())
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["sitemaps"][0]["value"], "http://x.test/\x1b]0;owned\x07");
+    let (out, _, code) = check(body, &["--explain", "/x%E2%80%AEy", "/x\u{202e}y"], None);
+    assert_eq!(
+        out,
+        "disallowed\t/x%E2%80%AEy\tline 2: Disallow: /x\\u{202e}y\n\
+         disallowed\t/x\u{202e}y\tline 2: Disallow: /x\\u{202e}y\n"
+    );
+    assert_eq!(code, 1);
+}

@@ -45,3 +45,21 @@ fn a_missing_page_is_a_one_line_error() {
     assert_eq!(err.lines().count(), 1);
     assert!(out.stdout.is_empty());
 }
+
+// A page's directives and links are the page author's: escaped in text.
+#[test]
+fn text_output_escapes_what_the_page_wrote() {
+    let page = "<meta name=\"robots\" content=\"noindex, x\x1b[2Jy\"><a rel=nofollow href=\"/\x1b]0;t\x07\">a</a>";
+    let out = Command::new(BIN)
+        .args(["meta", "--agent", "bot", "-"])
+        .write_stdin(page)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        !text.chars().any(|c| c.is_control() && c != '\n'),
+        "{text:?}"
+    );
+    assert!(text.contains("other        x\\x1b[2Jy\n"), "{text}");
+}

@@ -270,3 +270,39 @@ fn fetch_of_a_deferred_host_exits_3_and_of_a_bad_url_exits_2() {
     );
     assert_eq!(code, 2);
 }
+
+/// Whether `text` holds a character a terminal would act on, other than the
+/// line feed and the tabs that separate `check`'s fields.
+fn drives_a_terminal(text: &str) -> bool {
+    text.chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t' || ('\u{202a}'..='\u{202e}').contains(&c))
+}
+
+// A stranger's robots.txt cannot drive the terminal of whoever looks at it.
+#[test]
+fn fetch_and_explain_escape_what_the_server_wrote() {
+    let site = Server::start(
+        200,
+        "",
+        "User-agent: *\nDisallow: /x\u{202e}y\nSitemap: http://x.test/\x1b]0;owned\x07\n",
+    );
+    let (out, _, code) = run(&["fetch", "--agent", "TestBot", &site.url("/")], None);
+    assert_eq!(code, 0);
+    assert!(!drives_a_terminal(&out), "{out:?}");
+    assert!(
+        out.contains("  rule       line 2: Disallow: /x\\u{202e}y\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("sitemap      http://x.test/\\x1b]0;owned\\x07\n"),
+        "{out}"
+    );
+    // The caller's URL is echoed as given; the server's pattern is escaped.
+    let url = site.url("/x%E2%80%AEy");
+    let (out, _, code) = run(&["check", "--agent", "TestBot", "--explain", &url], None);
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        format!("disallowed\t{url}\tline 2: Disallow: /x\\u{{202e}}y\n")
+    );
+}
