@@ -285,6 +285,50 @@ async fn a_redirect_to_a_utf8_location_is_followed_encoded() {
     assert_eq!(paths, ["/robots.txt", "/r%C3%B6bots.txt"]);
 }
 
+// Headers without end, in many short lines or in one long one: the client
+// gives up on the head long before the timeout, and the answer counts as a
+// server that could not be reached.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn endless_headers_are_a_failure_not_a_hang() {
+    let server = Server::start(|_, seen| Reply::EndlessHeaders {
+        line: if seen.host == "many.test" {
+            32
+        } else {
+            1 << 20
+        },
+    })
+    .await;
+    for host in ["many.test", "long.test"] {
+        for dialect in [Dialect::Draft1996, Dialect::Rfc9309] {
+            let cache = cache_for(dialect, &server, &[host]);
+            let start = Instant::now();
+            let decision = cache
+                .check(&server.url(host, "/public"), "TestBot")
+                .await
+                .unwrap();
+            assert!(start.elapsed() < Duration::from_secs(3), "{host}");
+            match (dialect, &decision) {
+                (
+                    Dialect::Draft1996,
+                    Decision::Defer {
+                        outcome: Outcome::Failure(Failure::Network(_)),
+                        ..
+                    },
+                ) => {}
+                (
+                    Dialect::Rfc9309,
+                    Decision::Disallow(Basis::Fetch(Outcome::Failure(Failure::Network(_)))),
+                ) => {}
+                _ => panic!("{dialect} {host}: {decision:?}"),
+            }
+        }
+    }
+    // The client stopped reading: what the server got out is bounded by
+    // the client's header buffer and the sockets' buffers, not endless.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(server.written() < 64 << 20, "{}", server.written());
+}
+
 // The total timeout fires on a server that trickles a byte a second.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_trickling_server_times_out() {

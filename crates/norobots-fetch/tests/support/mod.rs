@@ -49,6 +49,9 @@ pub enum Reply {
     /// `size` bytes of robots.txt lines, written as fast as the client
     /// reads; the server counts what it managed to write.
     Huge { size: usize },
+    /// A status line, then header lines of `line` octets without end (or
+    /// until the client hangs up); the server counts what it wrote.
+    EndlessHeaders { line: usize },
     /// Waits, then answers.
     Delayed(Duration, Box<Reply>),
 }
@@ -256,6 +259,18 @@ async fn serve(
             stream.set_linger(Some(Duration::ZERO))?;
             drop(stream);
             return Ok(());
+        }
+        Reply::EndlessHeaders { line } => {
+            stream.write_all(b"HTTP/1.1 200 OK\r\n").await?;
+            let header = format!("X-Pad: {}\r\n", "a".repeat(line.saturating_sub(9)));
+            let mut block = Vec::new();
+            while block.len() < 64 * 1024 {
+                block.extend_from_slice(header.as_bytes());
+            }
+            loop {
+                stream.write_all(&block).await?;
+                written.fetch_add(block.len() as u64, Ordering::SeqCst);
+            }
         }
         Reply::Huge { size } => {
             let head =
