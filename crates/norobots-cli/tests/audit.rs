@@ -1,6 +1,8 @@
 //! `norobots audit`: robots in an access log and what they were forbidden.
 
+use std::ffi::OsStr;
 use std::io::Write;
+use std::process::Output;
 
 use assert_cmd::Command;
 use tempfile::NamedTempFile;
@@ -15,6 +17,18 @@ const LOG: &str = r#"66.249.66.1 - - [22/Nov/2026:06:25:01 +0000] "GET /robots.t
 not a log line
 "#;
 
+/// Runs `norobots audit [extra...] --robots ROBOTS LOG`.
+fn audit(extra: &[&str], robots: &NamedTempFile, log: impl AsRef<OsStr>) -> Output {
+    Command::new(BIN)
+        .arg("audit")
+        .args(extra)
+        .arg("--robots")
+        .arg(robots.path())
+        .arg(log)
+        .output()
+        .unwrap()
+}
+
 fn file(body: &[u8]) -> NamedTempFile {
     let mut f = NamedTempFile::new().unwrap();
     f.write_all(body).unwrap();
@@ -25,12 +39,7 @@ fn file(body: &[u8]) -> NamedTempFile {
 fn the_offender_comes_first_and_the_exit_status_is_1() {
     let robots = file(ROBOTS.as_bytes());
     let log = file(LOG.as_bytes());
-    let out = Command::new(BIN)
-        .args(["audit", "--robots"])
-        .arg(robots.path())
-        .arg(log.path())
-        .output()
-        .unwrap();
+    let out = audit(&[], &robots, log.path());
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
@@ -62,12 +71,7 @@ fn gzip_logs_and_json_output() {
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     gz.write_all(LOG.as_bytes()).unwrap();
     let log = file(&gz.finish().unwrap());
-    let out = Command::new(BIN)
-        .args(["audit", "--format", "json", "--robots"])
-        .arg(robots.path())
-        .arg(log.path())
-        .output()
-        .unwrap();
+    let out = audit(&["--format", "json"], &robots, log.path());
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["totals"]["malformed"], 1);
@@ -78,12 +82,7 @@ fn gzip_logs_and_json_output() {
 #[test]
 fn a_missing_log_is_a_one_line_error() {
     let robots = file(ROBOTS.as_bytes());
-    let out = Command::new(BIN)
-        .args(["audit", "--robots"])
-        .arg(robots.path())
-        .arg("no-such.log")
-        .output()
-        .unwrap();
+    let out = audit(&[], &robots, "no-such.log");
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
@@ -103,12 +102,7 @@ fn a_gzip_log_cut_short_is_a_one_line_error_naming_file_and_line() {
     }
     let packed = gz.finish().unwrap();
     let log = file(&packed[..packed.len() / 2]);
-    let out = Command::new(BIN)
-        .args(["audit", "--robots"])
-        .arg(robots.path())
-        .arg(log.path())
-        .output()
-        .unwrap();
+    let out = audit(&[], &robots, log.path());
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     let head = format!(

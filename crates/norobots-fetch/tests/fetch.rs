@@ -21,6 +21,32 @@ fn rule(line: usize, kind: RuleKind, pattern: &str) -> Basis {
     }
 }
 
+/// Asserts that `decision` answers a fetch that failed (as `failed` says)
+/// the way `dialect` treats an unreachable robots.txt: defer in the legacy
+/// dialects, disallow all in RFC 9309 (2.3.1.4).
+fn assert_unreachable(
+    dialect: Dialect,
+    decision: &Decision,
+    failed: impl Fn(&Failure) -> bool,
+    what: &str,
+) {
+    let failure = match (dialect, decision) {
+        (
+            Dialect::Norobots1994 | Dialect::Draft1996,
+            Decision::Defer {
+                outcome: Outcome::Failure(f),
+                ..
+            },
+        ) => f,
+        (
+            Dialect::Rfc9309 | Dialect::Google,
+            Decision::Disallow(Basis::Fetch(Outcome::Failure(f))),
+        ) => f,
+        _ => panic!("{what} {dialect}: {decision:?}"),
+    };
+    assert!(failed(failure), "{what} {dialect}: {decision:?}");
+}
+
 /// A server answering `/robots.txt` on host `sNNN.test` with status NNN.
 async fn status_server() -> Server {
     Server::start(|_, seen| {
@@ -307,20 +333,8 @@ async fn endless_headers_are_a_failure_not_a_hang() {
                 .await
                 .unwrap();
             assert!(start.elapsed() < Duration::from_secs(3), "{host}");
-            match (dialect, &decision) {
-                (
-                    Dialect::Draft1996,
-                    Decision::Defer {
-                        outcome: Outcome::Failure(Failure::Network(_)),
-                        ..
-                    },
-                ) => {}
-                (
-                    Dialect::Rfc9309,
-                    Decision::Disallow(Basis::Fetch(Outcome::Failure(Failure::Network(_)))),
-                ) => {}
-                _ => panic!("{dialect} {host}: {decision:?}"),
-            }
+            let network = |f: &Failure| matches!(f, Failure::Network(_));
+            assert_unreachable(dialect, &decision, network, host);
         }
     }
     // The client stopped reading: what the server got out is bounded by
@@ -351,13 +365,8 @@ async fn a_trickling_server_times_out() {
             took >= Duration::from_millis(1400) && took < Duration::from_secs(3),
             "{took:?}"
         );
-        let timeout = Outcome::Failure(Failure::Timeout);
-        match dialect {
-            Dialect::Draft1996 => {
-                assert!(matches!(&decision, Decision::Defer { outcome, .. } if *outcome == timeout))
-            }
-            _ => assert_eq!(decision, Decision::Disallow(Basis::Fetch(timeout))),
-        }
+        let timeout = |f: &Failure| *f == Failure::Timeout;
+        assert_unreachable(dialect, &decision, timeout, "slow.test");
         assert_eq!(
             cache
                 .metrics()
@@ -387,20 +396,12 @@ async fn a_connection_reset_mid_body_is_a_failure() {
             .await
             .unwrap();
         // A half file must not count: its missing rules would allow too much.
-        match (dialect, &decision) {
-            (
-                Dialect::Draft1996,
-                Decision::Defer {
-                    outcome: Outcome::Failure(Failure::Body(_)),
-                    ..
-                },
-            ) => {}
-            (
-                Dialect::Rfc9309,
-                Decision::Disallow(Basis::Fetch(Outcome::Failure(Failure::Body(_)))),
-            ) => {}
-            _ => panic!("{dialect}: {decision:?}"),
-        }
+        assert_unreachable(
+            dialect,
+            &decision,
+            |f| matches!(f, Failure::Body(_)),
+            "reset",
+        );
     }
     assert_eq!(server.requests(), 2);
 }
@@ -532,20 +533,7 @@ async fn a_body_that_does_not_decode_is_a_failure() {
                 .check(&server.url(host, "/public"), "TestBot")
                 .await
                 .unwrap();
-            match (dialect, &decision) {
-                (
-                    Dialect::Draft1996,
-                    Decision::Defer {
-                        outcome: Outcome::Failure(Failure::Body(_)),
-                        ..
-                    },
-                ) => {}
-                (
-                    Dialect::Rfc9309,
-                    Decision::Disallow(Basis::Fetch(Outcome::Failure(Failure::Body(_)))),
-                ) => {}
-                _ => panic!("{dialect} {host}: {decision:?}"),
-            }
+            assert_unreachable(dialect, &decision, |f| matches!(f, Failure::Body(_)), host);
         }
     }
     assert_eq!(server.requests(), 6);
