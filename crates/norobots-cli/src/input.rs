@@ -1,13 +1,32 @@
 //! Where the robots file comes from, and reading it.
 
 use std::ffi::OsStr;
-use std::fs;
+use std::fs::File;
 use std::io::{self, Read};
 use std::path::PathBuf;
 
 use norobots::{ParseOptions, Robots};
 
 use crate::error::CliError;
+
+/// The most the CLI reads of a robots file or page: 64 MiB. Nothing that
+/// large is a robots.txt (crawlers read the first 500 KiB; the corpus's
+/// largest file is 3.7 MB), and `--robots /dev/zero` or an endless pipe
+/// must end with an error, not take all memory.
+pub const MAX_FILE: u64 = 64 << 20;
+
+/// All of `reader`, or an error once it passes [`MAX_FILE`].
+fn read_at_most(reader: impl Read) -> io::Result<Vec<u8>> {
+    let mut body = Vec::new();
+    reader.take(MAX_FILE + 1).read_to_end(&mut body)?;
+    if body.len() as u64 > MAX_FILE {
+        return Err(io::Error::other(format!(
+            "larger than {} MiB, the most norobots reads",
+            MAX_FILE >> 20
+        )));
+    }
+    Ok(body)
+}
 
 /// The source of the robots file named by `--robots`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,20 +49,20 @@ impl RobotsSource {
 
     /// Reads the whole file as bytes; robots.txt files in the wild are not
     /// always UTF-8, and the parser copes with that, so no decoding here.
+    /// More than [`MAX_FILE`] octets is an error, not a truncated file.
     pub fn read(&self) -> Result<Vec<u8>, CliError> {
         match self {
             RobotsSource::Stdin => {
-                let mut body = Vec::new();
-                io::stdin()
-                    .lock()
-                    .read_to_end(&mut body)
-                    .map_err(CliError::ReadRobotsStdin)?;
-                Ok(body)
+                read_at_most(io::stdin().lock()).map_err(CliError::ReadRobotsStdin)
             }
-            RobotsSource::File(path) => fs::read(path).map_err(|source| CliError::ReadRobotsFile {
-                path: path.clone(),
-                source,
-            }),
+            RobotsSource::File(path) => {
+                File::open(path)
+                    .and_then(read_at_most)
+                    .map_err(|source| CliError::ReadRobotsFile {
+                        path: path.clone(),
+                        source,
+                    })
+            }
         }
     }
 

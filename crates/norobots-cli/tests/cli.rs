@@ -611,3 +611,53 @@ fn parse_and_explain_escape_what_the_file_wrote() {
     );
     assert_eq!(code, 1);
 }
+
+// An endless robots file (a device, a pipe from a server that never stops)
+// ends in a one-line error once it passes 64 MiB, instead of taking all
+// memory; a file within the bound is read whole.
+#[cfg(unix)]
+#[test]
+fn an_endless_robots_file_is_an_error_not_all_memory() {
+    let zero = || std::fs::File::open("/dev/zero").unwrap();
+    for (args, stdin) in [
+        (
+            &["check", "--robots", "/dev/zero", "--agent", "bot", "/a"][..],
+            None,
+        ),
+        (
+            &["check", "--robots", "-", "--agent", "bot", "/a"][..],
+            Some(zero()),
+        ),
+        (&["lint", "/dev/zero"][..], None),
+    ] {
+        let mut cmd = StdCommand::new(BIN);
+        cmd.args(args);
+        if let Some(file) = stdin {
+            cmd.stdin(file);
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.starts_with("norobots: error: cannot read robots file "),
+            "{err}"
+        );
+        assert!(
+            err.ends_with(": larger than 64 MiB, the most norobots reads\n"),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1);
+        assert!(out.stdout.is_empty());
+    }
+    let mut big = b"User-agent: *\nDisallow: /a\n#".to_vec();
+    big.resize(64 << 20, b'x');
+    let file = robots_file(&big);
+    let out = norobots()
+        .args(["check", "--agent", "bot", "--robots"])
+        .arg(file.path())
+        .arg("/a")
+        .output()
+        .unwrap();
+    assert_eq!(out.stdout, b"disallowed\t/a\n");
+    assert_eq!(out.status.code(), Some(1));
+}
