@@ -1,12 +1,12 @@
 //! `norobots check`: one verdict per URL against one robots file.
 
-use std::io::{self, BufRead, BufWriter, Write};
+use std::io::{self, BufRead, BufWriter, Read, Write};
 
 use norobots::{Dialect, Matcher, ParseOptions, Verdict};
 use norobots_tools::printable;
 
 use crate::error::CliError;
-use crate::input::RobotsSource;
+use crate::input::{RobotsSource, MAX_FILE};
 
 /// How each verdict is printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,19 +113,17 @@ impl<W: Write> Report<W> {
     /// so output lines stay aligned with input lines.
     pub fn stream(&mut self, matcher: &Matcher, mut input: impl BufRead) -> Result<(), CliError> {
         let mut line = Vec::new();
-        loop {
-            line.clear();
-            let read = input
-                .read_until(b'\n', &mut line)
-                .map_err(CliError::ReadUrls)?;
+        for number in 1.. {
+            let read = read_url_line(&mut input, &mut line, number).map_err(CliError::ReadUrls)?;
             if read == 0 {
-                return Ok(());
+                break;
             }
             // Borrows when the line is valid UTF-8, so the common case does
             // not allocate.
             let url = String::from_utf8_lossy(strip_line_ending(&line));
             self.url(matcher, &url)?;
         }
+        Ok(())
     }
 
     /// Flushes the output and settles the outcome of the run.
@@ -151,6 +149,25 @@ impl<W: Write> Report<W> {
             Outcome::AllAllowed
         }
     }
+}
+
+/// Reads URL line `number` (from 1) into `line`, line break included;
+/// 0 at the end of the input. A line past [`MAX_FILE`] octets is an error
+/// naming it, so that a line without end cannot take all memory.
+pub(crate) fn read_url_line(
+    input: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    number: usize,
+) -> io::Result<usize> {
+    line.clear();
+    let read = input.take(MAX_FILE + 1).read_until(b'\n', line)?;
+    if read as u64 > MAX_FILE && line.last() != Some(&b'\n') {
+        return Err(io::Error::other(format!(
+            "line {number}: longer than {} MiB, the most norobots reads",
+            MAX_FILE >> 20
+        )));
+    }
+    Ok(read)
 }
 
 /// Removes one `\n` and then one `\r`, so LF and CRLF lists both work but a
@@ -246,6 +263,27 @@ mod tests {
         assert_eq!(strip_line_ending(b"/a\r"), b"/a");
         assert_eq!(strip_line_ending(b"/a\r\r\n"), b"/a\r");
         assert_eq!(strip_line_ending(b"/a\n\n"), b"/a\n");
+    }
+
+    #[test]
+    fn a_url_line_may_be_64_mib_and_no_longer() {
+        let max = MAX_FILE as usize;
+        let mut input = vec![b'x'; max];
+        input.extend_from_slice(b"\n/b\n");
+        input.resize(2 * max + 5, b'y');
+        let mut reader = &input[..];
+        let mut line = Vec::new();
+        assert_eq!(read_url_line(&mut reader, &mut line, 1).unwrap(), max + 1);
+        assert_eq!(read_url_line(&mut reader, &mut line, 2).unwrap(), 3);
+        assert_eq!(line, b"/b\n");
+        let err = read_url_line(&mut reader, &mut line, 3).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 3: longer than 64 MiB, the most norobots reads"
+        );
+        // The same length at the end of the input, without a line break.
+        let mut reader = &input[..max];
+        assert_eq!(read_url_line(&mut reader, &mut line, 1).unwrap(), max);
     }
 
     #[test]

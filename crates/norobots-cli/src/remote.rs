@@ -6,7 +6,7 @@
 //! for each site in turn; output stays in input order.
 
 use std::collections::VecDeque;
-use std::io::{self, BufRead, BufWriter, Write};
+use std::io::{self, BufWriter, Write};
 use std::time::Duration;
 
 use norobots::Dialect;
@@ -15,7 +15,7 @@ use norobots_tools::printable;
 use tokio::runtime::Runtime;
 use tokio::task::JoinHandle;
 
-use crate::check::{strip_line_ending, Format, Outcome};
+use crate::check::{read_url_line, strip_line_ending, Format, Outcome};
 use crate::error::CliError;
 
 /// How many checks may wait on fetches at once.
@@ -97,13 +97,12 @@ pub fn run(options: &RemoteOptions) -> Result<Outcome, CliError> {
         let mut line = Vec::new();
         let mut number = 0usize;
         loop {
-            line.clear();
-            match input.read_until(b'\n', &mut line) {
+            number += 1;
+            match read_url_line(&mut input, &mut line, number) {
                 Err(e) => break Err(CliError::ReadUrls(e)),
                 Ok(0) => break Ok(()),
                 Ok(_) => {}
             }
-            number += 1;
             let url = String::from_utf8_lossy(strip_line_ending(&line)).into_owned();
             let place = || format!("stdin line {number}");
             if let Err(e) = submit(url, &place, &mut state, &mut out) {

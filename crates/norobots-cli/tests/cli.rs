@@ -661,3 +661,38 @@ fn an_endless_robots_file_is_an_error_not_all_memory() {
     assert_eq!(out.stdout, b"disallowed\t/a\n");
     assert_eq!(out.status.code(), Some(1));
 }
+
+// A URL line without end, after good ones: their verdicts, then one line
+// naming the line that broke, exit 2; memory stays bounded.
+#[cfg(unix)]
+#[test]
+fn an_endless_url_line_is_an_error_naming_it() {
+    let file = robots_file(PRIVATE.as_bytes());
+    let mut child = StdCommand::new(BIN)
+        .args(["check", "--agent", "bot", "--robots"])
+        .arg(file.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(b"/a\n/private\n").unwrap();
+        let block = vec![b'x'; 1 << 20];
+        // Until the reader gives up (a broken pipe), or far past the bound.
+        for _ in 0..1024 {
+            if stdin.write_all(&block).is_err() {
+                return;
+            }
+        }
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.stdout, b"allowed\t/a\ndisallowed\t/private\n");
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "norobots: error: cannot read URLs from stdin: line 3: longer than 64 MiB, the most norobots reads\n"
+    );
+}
