@@ -6,7 +6,7 @@ use norobots::{Dialect, Matcher, ParseOptions, Verdict};
 use norobots_tools::printable;
 
 use crate::error::CliError;
-use crate::input::{RobotsSource, MAX_FILE};
+use crate::input::{RobotsSource, MAX_INPUT};
 
 /// How each verdict is printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,7 +152,7 @@ impl<W: Write> Report<W> {
 }
 
 /// Reads URL line `number` (from 1) into `line`, line break included;
-/// 0 at the end of the input. A line past [`MAX_FILE`] octets is an error
+/// 0 at the end of the input. A line past [`MAX_INPUT`] octets is an error
 /// naming it, so that a line without end cannot take all memory.
 pub(crate) fn read_url_line(
     input: &mut impl BufRead,
@@ -160,11 +160,11 @@ pub(crate) fn read_url_line(
     number: usize,
 ) -> io::Result<usize> {
     line.clear();
-    let read = input.take(MAX_FILE + 1).read_until(b'\n', line)?;
-    if read as u64 > MAX_FILE && line.last() != Some(&b'\n') {
+    let read = input.take(MAX_INPUT + 1).read_until(b'\n', line)?;
+    if read as u64 > MAX_INPUT && line.last() != Some(&b'\n') {
         return Err(io::Error::other(format!(
             "line {number}: longer than {} MiB, the most norobots reads",
-            MAX_FILE >> 20
+            MAX_INPUT >> 20
         )));
     }
     Ok(read)
@@ -267,7 +267,7 @@ mod tests {
 
     #[test]
     fn a_url_line_may_be_64_mib_and_no_longer() {
-        let max = MAX_FILE as usize;
+        let max = MAX_INPUT as usize;
         let mut input = vec![b'x'; max];
         input.extend_from_slice(b"\n/b\n");
         input.resize(2 * max + 5, b'y');

@@ -9,20 +9,21 @@ use norobots::{ParseOptions, Robots};
 
 use crate::error::CliError;
 
-/// The most the CLI reads of a robots file or page: 64 MiB. Nothing that
-/// large is a robots.txt (crawlers read the first 500 KiB; the corpus's
-/// largest file is 3.7 MB), and `--robots /dev/zero` or an endless pipe
-/// must end with an error, not take all memory.
-pub const MAX_FILE: u64 = 64 << 20;
+/// The most the CLI reads of one input, a robots file, a page or a URL
+/// line: 64 MiB. Nothing that large is a robots.txt (crawlers read the
+/// first 500 KiB; the corpus's largest file is 3.7 MB), and `--robots
+/// /dev/zero` or an endless pipe must end with an error, not take all
+/// memory.
+pub const MAX_INPUT: u64 = 64 << 20;
 
-/// All of `reader`, or an error once it passes [`MAX_FILE`].
+/// All of `reader`, or an error once it passes [`MAX_INPUT`].
 fn read_at_most(reader: impl Read) -> io::Result<Vec<u8>> {
     let mut body = Vec::new();
-    reader.take(MAX_FILE + 1).read_to_end(&mut body)?;
-    if body.len() as u64 > MAX_FILE {
+    reader.take(MAX_INPUT + 1).read_to_end(&mut body)?;
+    if body.len() as u64 > MAX_INPUT {
         return Err(io::Error::other(format!(
             "larger than {} MiB, the most norobots reads",
-            MAX_FILE >> 20
+            MAX_INPUT >> 20
         )));
     }
     Ok(body)
@@ -49,7 +50,7 @@ impl RobotsSource {
 
     /// Reads the whole file as bytes; robots.txt files in the wild are not
     /// always UTF-8, and the parser copes with that, so no decoding here.
-    /// More than [`MAX_FILE`] octets is an error, not a truncated file.
+    /// More than [`MAX_INPUT`] octets is an error, not a truncated file.
     pub fn read(&self) -> Result<Vec<u8>, CliError> {
         match self {
             RobotsSource::Stdin => {
