@@ -90,6 +90,36 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        // Whatever a stranger wrote: nothing a terminal acts on is left,
+        // the line feeds are kept, and what was plain is unchanged.
+        #[test]
+        fn any_text_comes_out_printable(chars in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::arbitrary::any::<char>(),
+                proptest::sample::select(
+                    &['\x1b', '\x07', '\t', '\r', '\n', '\x7f', '\u{9b}', '\u{202e}', '\u{2066}', '\\', 'a', '/'][..],
+                ),
+            ],
+            0..64,
+        )) {
+            let text: String = chars.into_iter().collect();
+            let shown = printable(&text);
+            proptest::prop_assert!(!shown.chars().any(needs_escape));
+            proptest::prop_assert_eq!(shown.matches('\n').count(), text.matches('\n').count());
+            let plain: String = text.chars().filter(|&c| !needs_escape(c)).collect();
+            let kept: String = shown.chars().filter(|&c| c != '\\').collect();
+            let plain_kept: String = plain.chars().filter(|&c| c != '\\').collect();
+            proptest::prop_assert!(is_subsequence(&plain_kept, &kept), "{:?} -> {:?}", text, shown);
+            proptest::prop_assert_eq!(printable(&shown), shown.clone());
+        }
+    }
+
+    fn is_subsequence(small: &str, big: &str) -> bool {
+        let mut big = big.chars();
+        small.chars().all(|c| big.any(|b| b == c))
+    }
+
     #[test]
     fn escaping_twice_changes_nothing_more() {
         let once = printable("a\x1b[2Jb\u{202e}c\u{85}").into_owned();
