@@ -27,6 +27,20 @@ fn robots_file(body: &[u8]) -> NamedTempFile {
     file
 }
 
+/// Starts `norobots check --robots <file> --agent bot` with its stdin,
+/// stdout and stderr piped, for tests that feed it as it runs.
+fn spawn_check(file: &NamedTempFile) -> std::process::Child {
+    StdCommand::new(BIN)
+        .args(["check", "--robots"])
+        .arg(file.path())
+        .args(["--agent", "bot"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 /// Runs `norobots check --robots <file> --agent bot <extra...>` and returns
 /// (stdout, stderr, exit code).
 fn check(body: &str, extra: &[&str], stdin: Option<&str>) -> (String, String, i32) {
@@ -417,15 +431,7 @@ fn streams_200000_urls_from_stdin_into_200000_lines() {
 #[test]
 fn closed_stdout_ends_the_run_quietly() {
     let file = robots_file(PRIVATE.as_bytes());
-    let mut child = StdCommand::new(BIN)
-        .args(["check", "--robots"])
-        .arg(file.path())
-        .args(["--agent", "bot"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_check(&file);
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || {
         // Plenty more than any pipe buffer, so the child must hit the closed
@@ -668,14 +674,7 @@ fn an_endless_robots_file_is_an_error_not_all_memory() {
 #[test]
 fn an_endless_url_line_is_an_error_naming_it() {
     let file = robots_file(PRIVATE.as_bytes());
-    let mut child = StdCommand::new(BIN)
-        .args(["check", "--agent", "bot", "--robots"])
-        .arg(file.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_check(&file);
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || {
         stdin.write_all(b"/a\n/private\n").unwrap();
