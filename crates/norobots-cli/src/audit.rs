@@ -2,7 +2,7 @@
 //! the requests the robots.txt in force forbade them.
 
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
 use norobots::{Dialect, ParseOptions};
@@ -38,19 +38,19 @@ pub fn run(command: &AuditCommand) -> Result<bool, CliError> {
         auditor.audit_reader(file)
     }
     .map_err(read_error)?;
-    let text = if command.json {
-        let mut s = serde_json::to_string_pretty(&report.to_json())
-            .map_err(io::Error::from)
-            .map_err(CliError::Write)?;
-        s.push('\n');
-        s
-    } else {
-        report.render_text()
-    };
     let violated = report.robots.iter().any(|r| r.violations > 0);
     let stdout = io::stdout();
-    let mut out = stdout.lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    let mut out = BufWriter::new(stdout.lock());
+    let result = if command.json {
+        // Robot by robot: a tree of JSON values for a million robots would
+        // take gigabytes.
+        report
+            .write_json(&mut out)
+            .and_then(|()| out.write_all(b"\n"))
+    } else {
+        out.write_all(report.render_text().as_bytes())
+    };
+    match result.and_then(|()| out.flush()) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(CliError::Write(e)),
         _ => Ok(violated),
     }

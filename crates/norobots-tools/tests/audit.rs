@@ -1048,3 +1048,26 @@ fn text_report_escapes_what_clients_wrote() {
     assert!(text.contains("  Evil   h\\x1b[8m\n"), "{text}");
     assert!(text.contains("\nEvil h\\x1b[8m: 3 disallowed"), "{text}");
 }
+
+// ---------------------------------------------------------------- json
+
+// The streamed document is the tree's, octet for octet: robots with and
+// without violations, examples, malformed lines, no robots at all.
+#[test]
+fn write_json_streams_what_to_json_builds() {
+    let mut log = String::new();
+    for i in 0..40 {
+        log += &get(&format!("192.0.2.{i}"), i, "/private/x", "FooBot/1.0");
+        log += &get("198.51.100.7", i, "/a", &format!("BarBot/{i}"));
+        log += "not a log line\n";
+    }
+    for report in [audit(ROBOTS_TXT, &log), audit(ROBOTS_TXT, "")] {
+        let mut streamed = Vec::new();
+        report.write_json(&mut streamed).unwrap();
+        let tree = serde_json::to_vec_pretty(&report.to_json()).unwrap();
+        assert_eq!(
+            String::from_utf8(streamed).unwrap(),
+            String::from_utf8(tree).unwrap()
+        );
+    }
+}

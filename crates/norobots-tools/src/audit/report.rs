@@ -2,9 +2,11 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::io;
 use std::time::Duration;
 
 use norobots::Dialect;
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{json, Value};
 
 use super::parse::{LineError, Timestamp};
@@ -395,6 +397,37 @@ impl AuditReport {
     /// assert_eq!(json["dialect"], "rfc9309");
     /// ```
     pub fn to_json(&self) -> Value {
+        self.json_around(self.robots.iter().map(robot_json).collect())
+    }
+
+    /// Writes the document of [`AuditReport::to_json`], pretty-printed, to
+    /// `out`, one robot at a time: a log from a million robot addresses
+    /// needs its report in memory, not also a tree of JSON values for it
+    /// (which took 9 GB for a million robots).
+    ///
+    /// ```
+    /// use norobots::Robots;
+    /// use norobots_tools::audit::{AuditOptions, Auditor};
+    ///
+    /// let mut auditor = Auditor::new(&Robots::parse(b"User-agent: *\nDisallow: /\n"), AuditOptions::default());
+    /// auditor.feed_line(br#"192.0.2.1 - - [01/Jan/2024:00:00:00 +0000] "GET /a HTTP/1.1" 200 1 "-" "FooBot/1.0""#, 1);
+    /// let report = auditor.finish();
+    /// let mut out = Vec::new();
+    /// report.write_json(&mut out).unwrap();
+    /// assert_eq!(out, serde_json::to_vec_pretty(&report.to_json()).unwrap());
+    /// ```
+    pub fn write_json(&self, out: impl io::Write) -> io::Result<()> {
+        let mut serializer = serde_json::Serializer::pretty(out);
+        Streamed {
+            around: self.json_around(Value::Null),
+            robots: &self.robots,
+        }
+        .serialize(&mut serializer)
+        .map_err(io::Error::from)
+    }
+
+    /// The report's JSON document with `robots` as its robots.
+    fn json_around(&self, robots: Value) -> Value {
         let t = &self.totals;
         json!({
             "dialect": self.dialect.name(),
@@ -409,7 +442,7 @@ impl AuditReport {
                 "elapsed_s": t.elapsed.as_secs_f64(),
                 "mb_per_s": t.mb_per_s(),
             },
-            "robots": self.robots.iter().map(robot_json).collect::<Vec<_>>(),
+            "robots": robots,
             "humans": {
                 "clients": self.humans.clients,
                 "requests": self.humans.requests,
@@ -423,6 +456,40 @@ impl AuditReport {
                 })).collect::<Vec<_>>(),
             },
         })
+    }
+}
+
+/// The report's document with its robots serialized one by one in place
+/// of the `null` that holds their place in `around`.
+struct Streamed<'a> {
+    around: Value,
+    robots: &'a [RobotReport],
+}
+
+impl Serialize for Streamed<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct Robots<'a>(&'a [RobotReport]);
+
+        impl Serialize for Robots<'_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+                for robot in self.0 {
+                    seq.serialize_element(&robot_json(robot))?;
+                }
+                seq.end()
+            }
+        }
+
+        let fields = self.around.as_object().expect("the report is an object");
+        let mut map = serializer.serialize_map(Some(fields.len()))?;
+        for (key, value) in fields {
+            if key == "robots" {
+                map.serialize_entry(key, &Robots(self.robots))?;
+            } else {
+                map.serialize_entry(key, value)?;
+            }
+        }
+        map.end()
     }
 }
 
