@@ -3,8 +3,9 @@
 
 use std::io::{self, BufWriter, Write};
 
-use norobots::{Dialect, Group, ParseOptions, Robots, VisitTime};
-use serde_json::{json, Value};
+use norobots::{Dialect, Field, Group, ParseOptions, Robots, VisitTime};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::json;
 
 use crate::error::CliError;
 use crate::input::RobotsSource;
@@ -95,52 +96,98 @@ fn write_group_text(group: Group<'_>, out: &mut impl Write) -> io::Result<()> {
     Ok(())
 }
 
-/// The JSON dump: a single pretty-printed document. Unlike `check --json`
-/// it is small and written once, so a `Value` is the simplest way to build it.
+/// The JSON dump: a single pretty-printed document, written as it is
+/// walked. A file of two million rules (64 MiB, the most read) would take
+/// gigabytes as a tree of `Value`s; written this way, one rule at a time.
 pub fn write_json(robots: &Robots, out: &mut impl Write) -> io::Result<()> {
-    let groups: Vec<Value> = robots.groups().map(group_json).collect();
-    let field = |field: norobots::Field<'_>| json!({"line": field.line(), "value": field.value()});
-    let document = json!({
-        "dialect": robots.dialect().name(),
-        "truncated": robots.truncated(),
-        "groups": groups,
-        "sitemaps": robots.sitemaps().map(field).collect::<Vec<_>>(),
-        "hosts": robots.hosts().map(field).collect::<Vec<_>>(),
-        "other_fields": robots
-            .other_fields()
-            .map(|f| json!({"line": f.line(), "name": f.name(), "value": f.value()}))
-            .collect::<Vec<_>>(),
-        "diagnostics": robots
-            .diagnostics()
-            .iter()
-            .map(|d| json!({"line": d.line, "code": d.kind.as_str(), "message": d.kind.to_string()}))
-            .collect::<Vec<_>>(),
-    });
-    serde_json::to_writer_pretty(&mut *out, &document)?;
+    let mut serializer = serde_json::Serializer::pretty(&mut *out);
+    Document(robots)
+        .serialize(&mut serializer)
+        .map_err(io::Error::from)?;
     out.write_all(b"\n")
 }
 
-fn group_json(group: Group<'_>) -> Value {
-    json!({
-        "line": group.line(),
-        "agents": group.agents().collect::<Vec<_>>(),
-        "rules": group
-            .rules()
-            .map(|rule| json!({
-                "line": rule.line(),
-                "kind": rule.kind().as_str(),
-                "pattern": rule.pattern(),
-            }))
-            .collect::<Vec<_>>(),
-        "crawl_delay": group.crawl_delay(),
-        "request_rate": group
-            .request_rate()
-            .map(|rate| json!({"requests": rate.requests, "seconds": rate.seconds})),
-        "visit_time": group.visit_time().map(|window| {
-            let (start, end) = visit_window(window);
-            json!({"start": start, "end": end})
-        }),
-    })
+/// A JSON array written element by element from the iterator `.0` makes.
+struct Each<F>(F);
+
+impl<F, I> Serialize for Each<F>
+where
+    F: Fn() -> I,
+    I: IntoIterator,
+    I::Item: Serialize,
+{
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq((self.0)())
+    }
+}
+
+/// The whole file. Keys come in the order of a `json!` object's (sorted),
+/// as they did when the document was one.
+struct Document<'a>(&'a Robots);
+
+impl Serialize for Document<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let robots = self.0;
+        let field = |field: Field<'_>| json!({"line": field.line(), "value": field.value()});
+        let mut map = serializer.serialize_map(Some(7))?;
+        map.serialize_entry(
+            "diagnostics",
+            &Each(|| {
+                robots.diagnostics().iter().map(|d| {
+                    json!({"line": d.line, "code": d.kind.as_str(), "message": d.kind.to_string()})
+                })
+            }),
+        )?;
+        map.serialize_entry("dialect", robots.dialect().name())?;
+        map.serialize_entry("groups", &Each(|| robots.groups().map(GroupJson)))?;
+        map.serialize_entry("hosts", &Each(|| robots.hosts().map(field)))?;
+        map.serialize_entry(
+            "other_fields",
+            &Each(|| {
+                robots
+                    .other_fields()
+                    .map(|f| json!({"line": f.line(), "name": f.name(), "value": f.value()}))
+            }),
+        )?;
+        map.serialize_entry("sitemaps", &Each(|| robots.sitemaps().map(field)))?;
+        map.serialize_entry("truncated", &robots.truncated())?;
+        map.end()
+    }
+}
+
+/// One group, its rules written one at a time.
+struct GroupJson<'a>(Group<'a>);
+
+impl Serialize for GroupJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let group = self.0;
+        let mut map = serializer.serialize_map(Some(6))?;
+        map.serialize_entry("agents", &Each(|| group.agents()))?;
+        map.serialize_entry("crawl_delay", &group.crawl_delay())?;
+        map.serialize_entry("line", &group.line())?;
+        map.serialize_entry(
+            "request_rate",
+            &group
+                .request_rate()
+                .map(|rate| json!({"requests": rate.requests, "seconds": rate.seconds})),
+        )?;
+        map.serialize_entry(
+            "rules",
+            &Each(|| {
+                group.rules().map(|rule| {
+                    json!({"line": rule.line(), "kind": rule.kind().as_str(), "pattern": rule.pattern()})
+                })
+            }),
+        )?;
+        map.serialize_entry(
+            "visit_time",
+            &group.visit_time().map(|window| {
+                let (start, end) = visit_window(window);
+                json!({"start": start, "end": end})
+            }),
+        )?;
+        map.end()
+    }
 }
 
 /// The window as `hhmm` strings, the way robots files write it.
@@ -152,6 +199,7 @@ fn visit_window(window: VisitTime) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     const BODY: &[u8] = b"User-agent: a\nUser-agent: b\nDisallow: /x\nAllow: /x/y\n\
         Crawl-delay: 2.5\nRequest-rate: 1/10m\nVisit-time: 0100-0330\n\
@@ -175,6 +223,46 @@ mod tests {
         ] {
             assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
         }
+    }
+
+    // Written as it is walked, the document is still the one a tree of
+    // values would print, keys in the same order, octet for octet.
+    #[test]
+    fn json_dump_prints_as_the_tree_of_its_values() {
+        let robots = Robots::parse_with(BODY, &ParseOptions::new(Dialect::Google));
+        let mut out = Vec::new();
+        write_json(&robots, &mut out).unwrap();
+        let tree = json!({
+            "dialect": "google",
+            "truncated": false,
+            "groups": [{
+                "line": 1,
+                "agents": ["a", "b"],
+                "rules": [
+                    {"line": 3, "kind": "Disallow", "pattern": "/x"},
+                    {"line": 4, "kind": "Allow", "pattern": "/x/y"},
+                    {"line": 9, "kind": "Disallow", "pattern": "/typo"},
+                ],
+                "crawl_delay": 2.5,
+                "request_rate": {"requests": 1, "seconds": 600},
+                "visit_time": {"start": "0100", "end": "0330"},
+            }],
+            "sitemaps": [{"line": 8, "value": "https://example.com/s.xml"}],
+            "hosts": [],
+            "other_fields": [],
+            "diagnostics": robots
+                .diagnostics()
+                .iter()
+                .map(|d| json!({"line": d.line, "code": d.kind.as_str(), "message": d.kind.to_string()}))
+                .collect::<Vec<_>>(),
+        });
+        let mut expected = serde_json::to_vec_pretty(&tree).unwrap();
+        expected.push(b'\n');
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(expected).unwrap()
+        );
+        assert!(!robots.diagnostics().is_empty());
     }
 
     #[test]
