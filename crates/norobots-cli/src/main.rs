@@ -8,6 +8,7 @@ mod check;
 mod error;
 mod fetch;
 mod input;
+mod json;
 mod lint;
 mod meta;
 mod parse;

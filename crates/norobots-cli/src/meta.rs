@@ -3,10 +3,13 @@
 
 use std::io::{self, BufWriter, Write};
 
-use norobots::meta::{DocumentState, PageDirectives};
+use norobots::meta::{DocumentState, Link, PageDirectives};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::json;
 
 use crate::error::CliError;
 use crate::input::RobotsSource;
+use crate::json::Each;
 use crate::terminal::Escaped;
 
 /// Everything `norobots meta` needs.
@@ -87,29 +90,61 @@ fn write_text(out: &mut impl Write, page: &PageDirectives) -> io::Result<()> {
     )
 }
 
+/// One line of JSON, its links written one at a time: a page of millions of
+/// links would take gigabytes as a tree of values.
 fn write_json(out: &mut impl Write, page: &PageDirectives) -> io::Result<()> {
-    let links: Vec<_> = page
-        .links
-        .iter()
-        .map(|l| serde_json::json!({"href": l.href, "nofollow": l.nofollow, "follow": page.may_follow(l)}))
-        .collect();
-    let value = serde_json::json!({
-        "index": page.index,
-        "follow": page.follow,
-        "other": page.other,
-        "document_state": state(page.document_state),
-        "url": page.url,
-        "keywords": page.keywords,
-        "description": page.description,
-        "links": links,
-    });
-    serde_json::to_writer(&mut *out, &value)?;
+    serde_json::to_writer(&mut *out, &PageJson(page))?;
     out.write_all(b"\n")
+}
+
+/// The page's document. Keys come in the order of a `json!` object's
+/// (sorted), as they did when the document was one.
+struct PageJson<'a>(&'a PageDirectives);
+
+impl Serialize for PageJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let page = self.0;
+        let mut map = serializer.serialize_map(Some(8))?;
+        map.serialize_entry("description", &page.description)?;
+        map.serialize_entry("document_state", &state(page.document_state))?;
+        map.serialize_entry("follow", &page.follow)?;
+        map.serialize_entry("index", &page.index)?;
+        map.serialize_entry("keywords", &page.keywords)?;
+        let link = |l: &Link| json!({"href": l.href, "nofollow": l.nofollow, "follow": page.may_follow(l)});
+        map.serialize_entry("links", &Each(|| page.links.iter().map(link)))?;
+        map.serialize_entry("other", &page.other)?;
+        map.serialize_entry("url", &page.url)?;
+        map.end()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // Written as it is walked, the line is still the one a tree of values
+    // would print, keys in the same order.
+    #[test]
+    fn json_prints_as_the_tree_of_its_values() {
+        let html = br#"<meta name=robots content="noindex, noarchive"><meta name=description content="A shop"><a href="/a" rel="nofollow">a</a><a href="/b">b</a>"#;
+        let page = PageDirectives::from_html(html, "bot");
+        let mut out = Vec::new();
+        write_json(&mut out, &page).unwrap();
+        let tree = json!({
+            "index": false,
+            "follow": true,
+            "other": ["noarchive"],
+            "document_state": null,
+            "url": null,
+            "keywords": null,
+            "description": "A shop",
+            "links": [
+                {"href": "/a", "nofollow": true, "follow": false},
+                {"href": "/b", "nofollow": false, "follow": true},
+            ],
+        });
+        assert_eq!(String::from_utf8(out).unwrap(), format!("{tree}\n"));
+    }
 
     #[test]
     fn text_shows_the_restrictive_result_and_the_links() {

@@ -9,6 +9,7 @@ use serde_json::json;
 
 use crate::error::CliError;
 use crate::input::RobotsSource;
+use crate::json::Each;
 use crate::terminal::Escaped;
 
 /// Everything `norobots parse` needs.
@@ -105,20 +106,6 @@ pub fn write_json(robots: &Robots, out: &mut impl Write) -> io::Result<()> {
         .serialize(&mut serializer)
         .map_err(io::Error::from)?;
     out.write_all(b"\n")
-}
-
-/// A JSON array written element by element from the iterator `.0` makes.
-struct Each<F>(F);
-
-impl<F, I> Serialize for Each<F>
-where
-    F: Fn() -> I,
-    I: IntoIterator,
-    I::Item: Serialize,
-{
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq((self.0)())
-    }
 }
 
 /// The whole file. Keys come in the order of a `json!` object's (sorted),
