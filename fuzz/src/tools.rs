@@ -176,7 +176,13 @@ pub fn audit(data: &[u8]) {
             assert!(r.reasons.any());
         }
         let _ = report.render_text();
-        let _ = report.to_json();
+        // The streamed document is the tree's.
+        let mut streamed = Vec::new();
+        report
+            .write_json(&mut streamed)
+            .expect("writing to memory does not fail");
+        let tree = serde_json::to_vec_pretty(&report.to_json()).expect("a JSON value prints");
+        assert_eq!(streamed, tree);
 
         // The reader splits the same lines (gzip input is another matter).
         if !log.starts_with(&[0x1f, 0x8b]) {
