@@ -18,13 +18,6 @@ use norobots_fetch::{parse_retry_after, Config, Origin, RobotsCache};
 
 use crate::SEPARATOR;
 
-const DIALECTS: [Dialect; 4] = [
-    Dialect::Norobots1994,
-    Dialect::Draft1996,
-    Dialect::Rfc9309,
-    Dialect::Google,
-];
-
 const DAY: Duration = Duration::from_secs(86_400);
 
 /// The cache's own bound on any lifetime (a century), whatever it is told.
@@ -43,7 +36,7 @@ pub fn run(data: &[u8]) {
     let [d, hi, lo, rest @ ..] = answer else {
         return;
     };
-    let dialect = DIALECTS[usize::from(d & 3)];
+    let dialect = Dialect::ALL[usize::from(d & 3)];
     let status = 100 + u16::from_be_bytes([*hi, *lo]) % 900;
     let (head, body) = split_head(rest);
 

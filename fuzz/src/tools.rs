@@ -18,13 +18,6 @@ const RENDERED_FINDING: usize = 2_000;
 /// the file said: a control character becomes `\x1b`.
 const ESCAPED_OCTET: usize = 4;
 
-const DIALECTS: [Dialect; 4] = [
-    Dialect::Norobots1994,
-    Dialect::Draft1996,
-    Dialect::Rfc9309,
-    Dialect::Google,
-];
-
 /// Lints `data` as a robots.txt body in every dialect and renders the
 /// reports, asserting what the linter promises.
 pub fn lint(data: &[u8]) {
@@ -36,7 +29,7 @@ pub fn lint(data: &[u8]) {
             .filter(|w| w[0] == b'\r' && w[1] != b'\n')
             .count()
         + usize::from(data.last() == Some(&b'\r'));
-    for dialect in DIALECTS {
+    for dialect in Dialect::ALL {
         let options = LintOptions {
             // Small, so that the cap and `omitted` are reached too.
             max_findings_per_code: 8,

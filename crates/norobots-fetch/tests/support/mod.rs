@@ -263,10 +263,7 @@ async fn serve(
         Reply::EndlessHeaders { line } => {
             stream.write_all(b"HTTP/1.1 200 OK\r\n").await?;
             let header = format!("X-Pad: {}\r\n", "a".repeat(line.saturating_sub(9)));
-            let mut block = Vec::new();
-            while block.len() < 64 * 1024 {
-                block.extend_from_slice(header.as_bytes());
-            }
+            let block = whole_copies(header.as_bytes(), 64 * 1024);
             loop {
                 stream.write_all(&block).await?;
                 written.fetch_add(block.len() as u64, Ordering::SeqCst);
@@ -276,11 +273,7 @@ async fn serve(
             let head =
                 format!("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: {size}\r\n\r\n");
             stream.write_all(head.as_bytes()).await?;
-            let line = b"User-agent: *\nDisallow: /private\n";
-            let mut block = Vec::with_capacity(64 * 1024);
-            while block.len() + line.len() <= 64 * 1024 {
-                block.extend_from_slice(line);
-            }
+            let block = whole_copies(b"User-agent: *\nDisallow: /private\n", 64 * 1024);
             let mut left = size;
             while left > 0 {
                 let n = left.min(block.len());
@@ -294,18 +287,16 @@ async fn serve(
     stream.shutdown().await
 }
 
+/// Whole copies of `line`, as many as fit in `size` octets, and at least
+/// one: a block to write again and again.
+fn whole_copies(line: &[u8], size: usize) -> Vec<u8> {
+    line.repeat((size / line.len()).max(1))
+}
+
 /// gzip-compresses `body`.
 pub fn gzip(body: &[u8]) -> Vec<u8> {
     use std::io::Write;
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    e.write_all(body).unwrap();
-    e.finish().unwrap()
-}
-
-/// zlib-compresses `body` (HTTP's `deflate` coding, RFC 9110 8.4.1.2).
-pub fn zlib(body: &[u8]) -> Vec<u8> {
-    use std::io::Write;
-    let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
     e.write_all(body).unwrap();
     e.finish().unwrap()
 }
@@ -315,10 +306,7 @@ pub fn zlib(body: &[u8]) -> Vec<u8> {
 pub fn bomb(coding: &str, line: &[u8], size: usize) -> Vec<u8> {
     use std::io::Write;
     fn feed<W: Write>(mut out: W, line: &[u8], size: usize) -> W {
-        let mut block = Vec::with_capacity(1 << 20);
-        while block.len() + line.len() <= 1 << 20 {
-            block.extend_from_slice(line);
-        }
+        let block = whole_copies(line, 1 << 20);
         let mut left = size;
         while left > 0 {
             let n = left.min(block.len());

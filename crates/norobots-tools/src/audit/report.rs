@@ -6,7 +6,7 @@ use std::io;
 use std::time::Duration;
 
 use norobots::Dialect;
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{json, Value};
 
 use super::parse::{LineError, Timestamp};
@@ -472,11 +472,7 @@ impl Serialize for Streamed<'_> {
 
         impl Serialize for Robots<'_> {
             fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
-                for robot in self.0 {
-                    seq.serialize_element(&robot_json(robot))?;
-                }
-                seq.end()
+                serializer.collect_seq(self.0.iter().map(robot_json))
             }
         }
 
