@@ -1035,11 +1035,8 @@ fn text_report_escapes_what_clients_wrote() {
     let evil = robot(&report, "Evil", host);
     assert_eq!(evil.user_agent.as_deref(), Some(ua));
     let text = report.render_text();
-    let bad: Vec<char> = text
-        .chars()
-        .filter(|&c| c.is_control() && c != '\n' || ('\u{202a}'..='\u{202e}').contains(&c))
-        .collect();
-    assert!(bad.is_empty(), "{bad:?} in {text}");
+    // Nothing a terminal would act on is left to escape.
+    assert_eq!(norobots_tools::printable(&text), text);
     assert!(
         text.contains("  user-agent: Evil\\x1b]0;owned\\x07Bot/1.0 \\x1b[2J\\u{202e}\n"),
         "{text}"
