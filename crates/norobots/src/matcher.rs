@@ -937,6 +937,23 @@ impl Matcher {
     /// assert!(m.is_allowed("https://example.com/docs/a.pdf?download=1"));
     /// ```
     pub fn is_allowed(&self, url: &str) -> bool {
+        self.is_allowed_bytes(url.as_bytes())
+    }
+
+    /// [`Matcher::is_allowed`] for a URL that may not be UTF-8, such as a
+    /// line of a log or of a URL list in another encoding: decided on its
+    /// octets as given, which each dialect reads as it reads any other
+    /// non-ASCII octet (`rfc9309` compares `\xE9` as `%E9`, `google` as the
+    /// octet itself).
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"User-agent: *\nDisallow: /caf%E9\n");
+    /// let m = robots.matcher("bot");
+    /// // "/caf\u{e9}" in Latin-1, not in UTF-8 (which is `%C3%A9`).
+    /// assert!(!m.is_allowed_bytes(b"https://example.com/caf\xE9/menu"));
+    /// assert!(m.is_allowed("https://example.com/caf\u{e9}/menu"));
+    /// ```
+    pub fn is_allowed_bytes(&self, url: &[u8]) -> bool {
         let rank = self.rank_of_url(url);
         rank == 0 || self.rule_of(rank).kind == RuleKind::Allow
     }
@@ -954,6 +971,19 @@ impl Matcher {
     /// assert_eq!((v.allowed, v.rule.unwrap().line), (false, 2));
     /// ```
     pub fn check(&self, url: &str) -> Verdict<'_> {
+        self.check_bytes(url.as_bytes())
+    }
+
+    /// [`Matcher::check`] for a URL that may not be UTF-8, decided on its
+    /// octets as [`Matcher::is_allowed_bytes`] says.
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"User-agent: *\nDisallow: /caf%E9\n");
+    /// let matcher = robots.matcher("bot");
+    /// let v = matcher.check_bytes(b"/caf\xE9");
+    /// assert_eq!((v.allowed, v.rule.unwrap().pattern), (false, "/caf%E9"));
+    /// ```
+    pub fn check_bytes(&self, url: &[u8]) -> Verdict<'_> {
         let rank = self.rank_of_url(url);
         if rank == 0 {
             return Verdict {
@@ -973,7 +1003,7 @@ impl Matcher {
     }
 
     /// The deciding rule's rank for `url`, 0 when none decides.
-    fn rank_of_url(&self, url: &str) -> u32 {
+    fn rank_of_url(&self, url: &[u8]) -> u32 {
         with_path(self.dialect, url, |path| self.decide(path))
     }
 
@@ -1074,7 +1104,7 @@ pub(crate) fn exempts_robots_txt(dialect: Dialect, path: &[u8]) -> bool {
 }
 
 /// Calls `f` with the path of `url` as rules see it in `dialect`.
-pub(crate) fn with_path<R>(dialect: Dialect, url: &str, f: impl FnOnce(&[u8]) -> R) -> R {
+pub(crate) fn with_path<R>(dialect: Dialect, url: &[u8], f: impl FnOnce(&[u8]) -> R) -> R {
     let path = path_of(dialect, url);
     if !path.slash && !path.rewrite {
         return f(path.bytes);

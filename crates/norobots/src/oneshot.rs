@@ -35,7 +35,7 @@ const SLACK: usize = 1 << 16;
 /// .is_allowed(url)` answers, in one pass over the body.
 pub(crate) fn is_allowed(body: &[u8], options: &ParseOptions, agent: &str, url: &str) -> bool {
     let dialect = options.dialect;
-    with_path(dialect, url, |path| {
+    with_path(dialect, url.as_bytes(), |path| {
         if exempts_robots_txt(dialect, path) {
             return true;
         }

@@ -23,8 +23,7 @@ pub(crate) struct UrlPath<'u> {
 }
 
 /// Reads `url` as [`UrlPath`] says, for `dialect`.
-pub(crate) fn path_of(dialect: Dialect, url: &str) -> UrlPath<'_> {
-    let url = url.as_bytes();
+pub(crate) fn path_of(dialect: Dialect, url: &[u8]) -> UrlPath<'_> {
     let Some(p) = path_start(url) else {
         return UrlPath {
             bytes: b"/",
@@ -548,7 +547,7 @@ mod tests {
     }
 
     fn path(url: &str) -> String {
-        let p = path_of(Dialect::Google, url);
+        let p = path_of(Dialect::Google, url.as_bytes());
         format!(
             "{}{}",
             if p.slash { "/" } else { "" },

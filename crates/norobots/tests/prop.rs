@@ -48,12 +48,13 @@ const CALLERS: &[&str] = &["foo", "Foo", "FooBot/1.0", "bar", "foo-bar", "baz"];
 /// from `/`; `%61` and `%2e` are unreserved characters that rfc9309 decodes
 /// (a letter and not); `é`, `%c3%a9` and `%C3%A9` are the same octets once
 /// encoded or decoded, and only the upper-case form lets a `google` pattern
-/// with `é` match (its URL is compared as given). `;` starts params, which
-/// are matched; `$` is an anchor only at the very end of an rfc9309 or
-/// google pattern and an octet everywhere else.
+/// with `é` match (its URL is compared as given); `%E9` and `%ff` are
+/// Latin-1 octets, which a path may hold raw (see `RAW`). `;` starts
+/// params, which are matched; `$` is an anchor only at the very end of an
+/// rfc9309 or google pattern and an octet everywhere else.
 const PIECES: &[&str] = &[
     "/", "a", "b", ".", "?", "=", ";", "$", "%", "%61", "%2e", "%2F", "%2f", "é", "%c3%a9",
-    "%C3%A9",
+    "%C3%A9", "%E9", "%ff",
 ];
 
 #[derive(Clone, Debug)]
@@ -275,14 +276,71 @@ fn case_for(d: Dialect) -> impl Strategy<Value = (GenFile, Vec<Query>)> {
 }
 
 fn url_of(path: &str, form: UrlForm) -> String {
+    String::from_utf8(raw_url_of(path.as_bytes(), form)).expect("UTF-8 in, UTF-8 out")
+}
+
+fn raw_url_of(path: &[u8], form: UrlForm) -> Vec<u8> {
     // A bare path that starts with `//` would be a network-path reference
     // (RFC 3986 4.2: `//host/path`), so such a path gets a host.
     let origin = match form.origin {
-        "" if path.starts_with("//") => "http://example.com",
+        "" if path.starts_with(b"//") => "http://example.com",
         origin => origin,
     };
-    let fragment = if form.fragment { "#a/b?c" } else { "" };
-    format!("{origin}{path}{fragment}")
+    let fragment: &[u8] = if form.fragment { b"#a/b?c" } else { b"" };
+    [origin.as_bytes(), path, fragment].concat()
+}
+
+/// Octets that are not UTF-8 where they are put: continuation octets
+/// (`%aa`, `%ab`, `%ba` and `%bb` are what `%`, `a` and `b` spell in
+/// patterns), leads without their continuation (one splits an `é`), and
+/// octets UTF-8 never uses.
+const RAW: &[u8] = &[0x80, 0xAA, 0xAB, 0xBA, 0xBB, 0xC3, 0xE9, 0xFF];
+
+/// A query whose path is no longer UTF-8 (as a line of a Latin-1 log may
+/// not be): often its escapes of non-ASCII octets are decoded to the octets
+/// themselves, which rules written with the escapes then match in some
+/// dialects and not in others, and raw octets are put in at one to three
+/// places after its leading `/`.
+type RawQuery = (&'static str, Vec<u8>, UrlForm);
+
+fn raw_queries_strategy(file: &GenFile) -> impl Strategy<Value = Vec<RawQuery>> {
+    queries_strategy(file)
+        .prop_flat_map(|queries| {
+            let inserts = prop::collection::vec((any::<Index>(), select(RAW)), 1..4);
+            let n = queries.len();
+            (
+                Just(queries),
+                prop::collection::vec((prop::bool::weighted(0.7), inserts), n),
+            )
+        })
+        .prop_map(|(queries, raw)| {
+            queries
+                .into_iter()
+                .zip(raw)
+                .map(|((caller, path, form), (decode, inserts))| {
+                    let mut path = path.into_bytes();
+                    if decode {
+                        path = decode_non_ascii_escapes(&path);
+                    }
+                    for (at, octet) in inserts {
+                        path.insert(1 + at.index(path.len()), octet);
+                    }
+                    (caller, path, form)
+                })
+                .collect()
+        })
+}
+
+/// `s` with each `%xx` of a non-ASCII octet replaced by the octet.
+fn decode_non_ascii_escapes(s: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (piece, value) in escapes(s) {
+        match value {
+            Some(v) if v >= 0x80 => out.push(v),
+            _ => out.extend_from_slice(piece),
+        }
+    }
+    out
 }
 
 // ---------------------------------------------------------------------------
@@ -478,11 +536,11 @@ fn normalize_pattern(d: Dialect, p: &str) -> Vec<u8> {
     }
 }
 
-fn normalize_path(d: Dialect, p: &str) -> Vec<u8> {
+fn normalize_path(d: Dialect, p: &[u8]) -> Vec<u8> {
     match d {
-        Dialect::Norobots1994 | Dialect::Google => p.as_bytes().to_vec(),
-        Dialect::Draft1996 => normalize_draft(p.as_bytes()),
-        Dialect::Rfc9309 => normalize_rfc(p.as_bytes()),
+        Dialect::Norobots1994 | Dialect::Google => p.to_vec(),
+        Dialect::Draft1996 => normalize_draft(p),
+        Dialect::Rfc9309 => normalize_rfc(p),
     }
 }
 
@@ -527,7 +585,7 @@ fn reference(
     file: &GenFile,
     lines: &[Vec<usize>],
     caller: &str,
-    path: &str,
+    path: &[u8],
 ) -> Expected {
     let path = normalize_path(d, path);
     let allow_all = Expected {
@@ -617,45 +675,73 @@ fn agrees_with_reference(
         let url = url_of(path, *form);
         let matcher = robots.matcher(caller);
         let got = matcher.check(&url);
-        let want = reference(d, file, &lines, caller, path);
+        let want = reference(d, file, &lines, caller, path.as_bytes());
         let context = format!("{d}: agent {caller:?}, url {url:?}\n{text}");
-        prop_assert_eq!(
-            got.allowed,
-            want.allowed,
-            "got {:?}, want {:?}; {}",
-            got,
-            want,
-            context
-        );
-        match got.rule {
-            None => prop_assert!(
-                want.deciders.is_empty(),
-                "got {:?}, want {:?}; {}",
-                got,
-                want,
-                context
-            ),
-            Some(r) => {
-                let r = RefRule {
-                    line: r.line,
-                    kind: r.kind,
-                    pattern: r.pattern.to_string(),
-                };
-                prop_assert!(
-                    want.deciders.contains(&r),
-                    "got {:?}, want {:?}; {}",
-                    got,
-                    want,
-                    context
-                );
-            }
-        }
+        decides_as(&got, &want, &context)?;
         // The four ways to ask agree; the one-shot check reads the body
         // itself, without the matcher.
         prop_assert_eq!(matcher.is_allowed(&url), got.allowed);
         prop_assert_eq!(robots.is_allowed(caller, &url), got.allowed);
         let once = norobots::is_allowed_with(text.as_bytes(), &ParseOptions::new(d), caller, &url);
         prop_assert_eq!(once, want.allowed, "one-shot; {}", context);
+    }
+    Ok(())
+}
+
+/// URLs that are not UTF-8, decided on their octets as given.
+fn raw_agrees_with_reference(
+    d: Dialect,
+    file: &GenFile,
+    queries: &[RawQuery],
+) -> Result<(), TestCaseError> {
+    let (text, lines) = render(file);
+    let robots = parse(d, &text);
+    for (caller, path, form) in queries {
+        let url = raw_url_of(path, *form);
+        let matcher = robots.matcher(caller);
+        let got = matcher.check_bytes(&url);
+        let want = reference(d, file, &lines, caller, path);
+        let shown = String::from_utf8_lossy(&url);
+        let context = format!("{d}: agent {caller:?}, url {url:?} ({shown:?})\n{text}");
+        decides_as(&got, &want, &context)?;
+        prop_assert_eq!(matcher.is_allowed_bytes(&url), got.allowed);
+    }
+    Ok(())
+}
+
+/// The matcher's verdict is the reference's: the same answer, and a rule
+/// the reference says may decide.
+fn decides_as(got: &Verdict<'_>, want: &Expected, context: &str) -> Result<(), TestCaseError> {
+    prop_assert_eq!(
+        got.allowed,
+        want.allowed,
+        "got {:?}, want {:?}; {}",
+        got,
+        want,
+        context
+    );
+    match got.rule {
+        None => prop_assert!(
+            want.deciders.is_empty(),
+            "got {:?}, want {:?}; {}",
+            got,
+            want,
+            context
+        ),
+        Some(r) => {
+            let r = RefRule {
+                line: r.line,
+                kind: r.kind,
+                pattern: r.pattern.to_string(),
+            };
+            prop_assert!(
+                want.deciders.contains(&r),
+                "got {:?}, want {:?}; {}",
+                got,
+                want,
+                context
+            );
+        }
     }
     Ok(())
 }
@@ -759,6 +845,19 @@ proptest! {
         (file, queries) in case_for(Dialect::Google),
     ) {
         agrees_with_reference(Dialect::Google, &file, &queries)?;
+    }
+
+    /// Paths with octets that are not UTF-8, in every dialect.
+    #[test]
+    fn raw_octets_agree_with_reference(
+        (d, file, queries) in any_dialect().prop_flat_map(|d| {
+            file_strategy(d).prop_flat_map(move |file| {
+                let queries = raw_queries_strategy(&file);
+                (Just(d), Just(file), queries)
+            })
+        }),
+    ) {
+        raw_agrees_with_reference(d, &file, &queries)?;
     }
 
     /// Files with dozens of `*` rules under one literal prefix, where the
