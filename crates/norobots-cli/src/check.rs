@@ -29,8 +29,9 @@ pub struct CheckOptions {
     pub robots: RobotsSource,
     /// The robot whose rules apply (a product token or full User-Agent).
     pub agent: String,
-    /// URLs given as arguments; when empty, URLs are streamed from stdin.
-    pub urls: Vec<String>,
+    /// URLs given as arguments, as octets (they need not be UTF-8); when
+    /// empty, URLs are streamed from stdin.
+    pub urls: Vec<Vec<u8>>,
     /// How to print the verdicts.
     pub format: Format,
 }
@@ -65,7 +66,7 @@ pub fn run(options: &CheckOptions) -> Result<Outcome, CliError> {
     let result = if options.urls.is_empty() {
         report.stream(&matcher, io::stdin().lock())
     } else {
-        report.all(&matcher, options.urls.iter().map(String::as_str))
+        report.all(&matcher, options.urls.iter().map(Vec::as_slice))
     };
     report.finish(result)
 }
@@ -91,8 +92,12 @@ impl<W: Write> Report<W> {
     }
 
     /// Checks one URL and prints its verdict.
-    pub fn url(&mut self, matcher: &Matcher, url: &str) -> Result<(), CliError> {
-        let verdict = matcher.check(url);
+    ///
+    /// The URL is decided on its octets and echoed as given, UTF-8 or not
+    /// (a Latin-1 log line, say), so that each output line names exactly the
+    /// input it answers.
+    pub fn url(&mut self, matcher: &Matcher, url: &[u8]) -> Result<(), CliError> {
+        let verdict = matcher.check_bytes(url);
         self.any_disallowed |= !verdict.allowed;
         write_verdict(&mut self.out, self.format, url, &verdict).map_err(CliError::Write)
     }
@@ -101,7 +106,7 @@ impl<W: Write> Report<W> {
     pub fn all<'u>(
         &mut self,
         matcher: &Matcher,
-        urls: impl IntoIterator<Item = &'u str>,
+        urls: impl IntoIterator<Item = &'u [u8]>,
     ) -> Result<(), CliError> {
         urls.into_iter().try_for_each(|url| self.url(matcher, url))
     }
@@ -118,10 +123,7 @@ impl<W: Write> Report<W> {
             if read == 0 {
                 break;
             }
-            // Borrows when the line is valid UTF-8, so the common case does
-            // not allocate.
-            let url = String::from_utf8_lossy(strip_line_ending(&line));
-            self.url(matcher, &url)?;
+            self.url(matcher, strip_line_ending(&line))?;
         }
         Ok(())
     }
@@ -180,7 +182,7 @@ pub(crate) fn strip_line_ending(line: &[u8]) -> &[u8] {
 fn write_verdict(
     out: &mut impl Write,
     format: Format,
-    url: &str,
+    url: &[u8],
     verdict: &Verdict<'_>,
 ) -> io::Result<()> {
     match format {
@@ -205,21 +207,24 @@ fn write_verdict(
     out.write_all(b"\n")
 }
 
-fn write_plain(out: &mut impl Write, url: &str, verdict: &Verdict<'_>) -> io::Result<()> {
+fn write_plain(out: &mut impl Write, url: &[u8], verdict: &Verdict<'_>) -> io::Result<()> {
     out.write_all(if verdict.allowed {
         b"allowed\t"
     } else {
         b"disallowed\t"
     })?;
-    out.write_all(url.as_bytes())
+    out.write_all(url)
 }
 
 /// Writes the object field by field rather than through a `serde_json::Value`
 /// so that keys keep the documented order (`url`, `allowed`, `rule`) and a
 /// million URLs cost no allocation each.
-fn write_json(out: &mut impl Write, url: &str, verdict: &Verdict<'_>) -> io::Result<()> {
+///
+/// A JSON string holds text, not octets: a URL that is not UTF-8 is written
+/// with U+FFFD for what is not (its verdict is still that of its octets).
+fn write_json(out: &mut impl Write, url: &[u8], verdict: &Verdict<'_>) -> io::Result<()> {
     out.write_all(b"{\"url\":")?;
-    serde_json::to_writer(&mut *out, url)?;
+    serde_json::to_writer(&mut *out, &String::from_utf8_lossy(url))?;
     write!(out, ",\"allowed\":{},\"rule\":", verdict.allowed)?;
     match verdict.rule {
         Some(rule) => {
@@ -247,12 +252,17 @@ mod tests {
     }
 
     fn render(format: Format, body: &str, input: &[u8]) -> (String, Outcome) {
+        let (out, outcome) = render_bytes(format, body, input);
+        (String::from_utf8(out).unwrap(), outcome)
+    }
+
+    fn render_bytes(format: Format, body: &str, input: &[u8]) -> (Vec<u8>, Outcome) {
         let matcher = matcher(body, Dialect::Rfc9309);
         let mut out = Vec::new();
         let mut report = Report::new(&mut out, format);
         let result = report.stream(&matcher, input);
         let outcome = report.finish(result).unwrap();
-        (String::from_utf8(out).unwrap(), outcome)
+        (out, outcome)
     }
 
     #[test]
@@ -297,11 +307,26 @@ mod tests {
         assert_eq!(outcome, Outcome::SomeDisallowed);
     }
 
+    // A Latin-1 URL list: `\xE9` is `%E9` to rfc9309 (2.2.2: octets
+    // outside US-ASCII are compared percent-encoded), not U+FFFD's
+    // `%EF%BF%BD`.
     #[test]
-    fn stream_converts_invalid_utf8_lossily() {
-        let (out, outcome) = render(Format::Plain, "", b"/caf\xe9\n");
-        assert_eq!(out, "allowed\t/caf\u{fffd}\n");
-        assert_eq!(outcome, Outcome::AllAllowed);
+    fn stream_decides_invalid_utf8_on_its_octets_and_echoes_them() {
+        let body = "User-agent: *\nDisallow: /caf%E9\n";
+        let (out, outcome) = render_bytes(Format::Plain, body, b"/caf\xe9\n/caf\xc3\xa9\n");
+        assert_eq!(out, b"disallowed\t/caf\xe9\nallowed\t/caf\xc3\xa9\n");
+        assert_eq!(outcome, Outcome::SomeDisallowed);
+    }
+
+    #[test]
+    fn json_writes_invalid_utf8_with_replacement_and_its_octets_verdict() {
+        let body = "User-agent: *\nDisallow: /caf%E9\n";
+        let (out, _) = render(Format::Json, body, b"/caf\xe9\n");
+        assert_eq!(
+            out,
+            "{\"url\":\"/caf\u{fffd}\",\"allowed\":false,\
+             \"rule\":{\"line\":2,\"kind\":\"Disallow\",\"pattern\":\"/caf%E9\"}}\n"
+        );
     }
 
     #[test]
@@ -358,7 +383,7 @@ mod tests {
         }
         let matcher = matcher("", Dialect::Rfc9309);
         let mut report = Report::new(Full, Format::Plain);
-        let result = report.all(&matcher, ["/a"]);
+        let result = report.all(&matcher, [&b"/a"[..]]);
         assert!(matches!(report.finish(result), Err(CliError::Write(_))));
     }
 }

@@ -298,26 +298,32 @@ impl CheckArgs {
             Format::Plain
         };
         let dialect = parse_dialect(&self.dialect)?;
-        // Lossy like URLs read from stdin, so arguments and stdin behave alike.
-        let urls = self
-            .urls
-            .iter()
-            .map(|url| url.to_string_lossy().into_owned())
-            .collect();
         match self.robots {
+            // Decided on their octets, as URLs read from stdin are: a URL
+            // need not be UTF-8 to be checked against a file.
             Some(robots) => check::run(&CheckOptions {
                 dialect,
                 robots: RobotsSource::from_arg(robots),
                 agent: self.agent,
-                urls,
+                urls: self
+                    .urls
+                    .into_iter()
+                    .map(OsString::into_encoded_bytes)
+                    .collect(),
                 format,
             }),
+            // Fetching needs a host, so a URL is text here (lossy like the
+            // URLs read from stdin for it).
             None => remote::run(&remote::RemoteOptions {
                 dialect,
                 agent: self.agent,
                 user_agent: self.http.user_agent.clone(),
                 timeout: self.http.timeout()?,
-                urls,
+                urls: self
+                    .urls
+                    .iter()
+                    .map(|url| url.to_string_lossy().into_owned())
+                    .collect(),
                 format,
             }),
         }

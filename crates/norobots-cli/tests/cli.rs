@@ -307,19 +307,22 @@ fn stdin_urls_with_crlf_line_endings_are_stripped() {
     assert_eq!(code, 1);
 }
 
+// A URL that is not UTF-8 (a Latin-1 log line) is decided on its octets
+// and echoed as given: `\xE9` is `%E9` to rfc9309 (RFC 9309 2.2.2), which
+// U+FFFD would not be.
 #[test]
-fn stdin_urls_that_are_not_utf8_are_converted_lossily() {
-    let file = robots_file(PRIVATE.as_bytes());
+fn stdin_urls_that_are_not_utf8_are_decided_and_echoed_as_given() {
+    let file = robots_file(b"User-agent: *\nDisallow: /caf%E9\nDisallow: /private\n");
     let output = norobots()
         .args(["check", "--robots"])
         .arg(file.path())
         .args(["--agent", "bot"])
-        .write_stdin(&b"/caf\xe9\n/private/\xff\n"[..])
+        .write_stdin(&b"/caf\xe9\n/caf\xc3\xa9\n/private/\xff\n"[..])
         .output()
         .unwrap();
     assert_eq!(
-        String::from_utf8(output.stdout).unwrap(),
-        "allowed\t/caf\u{fffd}\ndisallowed\t/private/\u{fffd}\n"
+        output.stdout,
+        b"disallowed\t/caf\xe9\nallowed\t/caf\xc3\xa9\ndisallowed\t/private/\xff\n"
     );
     assert_eq!(output.status.code(), Some(1));
 }
@@ -557,21 +560,21 @@ fn parse_missing_file_is_a_one_line_error_naming_the_file() {
 
 #[cfg(unix)]
 #[test]
-fn url_arguments_that_are_not_utf8_are_converted_lossily_like_stdin() {
+fn url_arguments_that_are_not_utf8_are_decided_and_echoed_like_stdin() {
     use std::ffi::OsStr;
     use std::os::unix::ffi::OsStrExt;
 
-    let file = robots_file(PRIVATE.as_bytes());
+    let file = robots_file(b"User-agent: *\nDisallow: /caf%E9\n");
     let output = norobots()
         .args(["check", "--robots"])
         .arg(file.path())
-        .args(["--agent", "bot"])
-        .arg(OsStr::from_bytes(b"/private/\xff"))
+        .args(["--agent", "bot", "--explain"])
+        .arg(OsStr::from_bytes(b"/caf\xe9"))
         .output()
         .unwrap();
     assert_eq!(
-        String::from_utf8(output.stdout).unwrap(),
-        "disallowed\t/private/\u{fffd}\n"
+        output.stdout,
+        b"disallowed\t/caf\xe9\tline 2: Disallow: /caf%E9\n"
     );
     assert_eq!(output.status.code(), Some(1));
 }
