@@ -6,7 +6,9 @@
 //! [`run`]'s input layout: `body 0xFF agent 0xFF url 0xFF url ...`.
 //! Everything before the first `0xFF` is the robots.txt body (so a plain
 //! robots.txt file is a good seed as it is); the agent defaults to
-//! `Googlebot` when absent. Agent and URLs are read as lossy UTF-8. Besides
+//! `Googlebot` when absent. The agent is read as lossy UTF-8, the URLs as
+//! the octets they are (the API for text is checked on those that are
+//! UTF-8). Besides
 //! the URLs given, every input is also checked against a few fixed URLs and
 //! against URLs made from the first rules' own patterns, so that seeds
 //! without URLs still reach the matcher.
@@ -43,10 +45,7 @@ pub fn run(dialect: Dialect, data: &[u8]) {
         || "Googlebot".to_string(),
         |a| String::from_utf8_lossy(a).into_owned(),
     );
-    let mut urls: Vec<String> = parts
-        .take(MAX_URLS)
-        .map(|u| String::from_utf8_lossy(u).into_owned())
-        .collect();
+    let mut urls: Vec<Vec<u8>> = parts.take(MAX_URLS).map(<[u8]>::to_vec).collect();
 
     let robots = Robots::parse_with(body, &ParseOptions::new(dialect));
     assert_eq!(robots.dialect(), dialect);
@@ -62,7 +61,7 @@ pub fn run(dialect: Dialect, data: &[u8]) {
             urls.extend(urls_from_pattern(rule.pattern_bytes()));
         }
     }
-    urls.extend(FIXED_URLS.iter().map(|u| u.to_string()));
+    urls.extend(FIXED_URLS.iter().map(|u| u.as_bytes().to_vec()));
 
     let matcher = robots.matcher(&agent);
     assert_eq!(matcher.dialect(), dialect);
@@ -71,43 +70,62 @@ pub fn run(dialect: Dialect, data: &[u8]) {
         assert!(robots.groups().any(|g| g.crawl_delay() == Some(delay)));
     }
     for url in &urls {
-        let verdict = matcher.check(url);
+        let verdict = matcher.check_bytes(url);
+        let shown = String::from_utf8_lossy(url);
         assert_eq!(
             verdict.allowed,
-            matcher.is_allowed(url),
-            "check and is_allowed disagree on {url:?}"
+            matcher.is_allowed_bytes(url),
+            "check and is_allowed disagree on {shown:?}"
         );
         assert_eq!(
             verdict,
-            matcher.check(url),
-            "check is not deterministic on {url:?}"
+            matcher.check_bytes(url),
+            "check is not deterministic on {shown:?}"
         );
+        if let Ok(text) = std::str::from_utf8(url) {
+            assert_eq!(verdict, matcher.check(text), "{text:?}: text and octets");
+        }
+        if matches!(dialect, Dialect::Draft1996 | Dialect::Rfc9309) {
+            // Both compare an octet outside US-ASCII and its `%xx` escape as
+            // one (draft 3.2.2 decodes, RFC 9309 2.2.2 encodes).
+            let escaped = escape_non_ascii(url);
+            assert_eq!(
+                verdict,
+                matcher.check(&escaped),
+                "{shown:?} and {escaped:?} differ"
+            );
+        }
         let _ = verdict.to_string();
         match verdict.rule {
             Some(rule) => {
                 assert_eq!(
                     verdict.allowed,
                     rule.kind == RuleKind::Allow,
-                    "{url:?}: {verdict}"
+                    "{shown:?}: {verdict}"
                 );
                 assert!(
                     rules.contains(&(rule.line, rule.kind, rule.pattern.to_string())),
-                    "{url:?}: the deciding rule {rule} is not one of the file's rules"
+                    "{shown:?}: the deciding rule {rule} is not one of the file's rules"
                 );
                 if dialect == Dialect::Norobots1994 {
                     assert_eq!(rule.kind, RuleKind::Disallow, "the 1994 text has no Allow");
                 }
             }
-            None => assert!(verdict.allowed, "{url:?} disallowed without a rule"),
+            None => assert!(verdict.allowed, "{shown:?} disallowed without a rule"),
         }
         if rules.is_empty() {
             assert!(
                 verdict.allowed && verdict.rule.is_none(),
-                "{url:?} decided without rules"
+                "{shown:?} decided without rules"
             );
         }
     }
-    if let Some(url) = urls.first() {
+    // The text API, for the URLs that are text.
+    let text_urls: Vec<&str> = urls
+        .iter()
+        .filter_map(|u| std::str::from_utf8(u).ok())
+        .collect();
+    if let Some(url) = text_urls.first() {
         assert_eq!(robots.is_allowed(&agent, url), matcher.is_allowed(url));
         if dialect == Dialect::Rfc9309 {
             assert_eq!(
@@ -119,7 +137,7 @@ pub fn run(dialect: Dialect, data: &[u8]) {
     // The one-shot check reads the body itself: it must answer as the
     // matcher does, whatever the body.
     let options = ParseOptions::new(dialect);
-    for url in &urls {
+    for url in &text_urls {
         assert_eq!(
             norobots::is_allowed_with(body, &options, &agent, url),
             matcher.is_allowed(url),
@@ -152,7 +170,7 @@ pub fn run(dialect: Dialect, data: &[u8]) {
     );
     let prefix = Robots::parse_with(&body[..limit], &ParseOptions::new(dialect));
     assert_eq!(check_views(&cut, limit), check_views(&prefix, limit));
-    if let Some(url) = urls.first() {
+    if let Some(url) = text_urls.first() {
         let options = ParseOptions::new(dialect).max_bytes(limit);
         assert_eq!(
             norobots::is_allowed_with(body, &options, &agent, url),
@@ -163,18 +181,26 @@ pub fn run(dialect: Dialect, data: &[u8]) {
 }
 
 /// The pattern with `*` filled in and a final `$` dropped, twice: with
-/// non-ASCII octets percent-encoded, and read as lossy UTF-8.
-fn urls_from_pattern(pattern: &[u8]) -> [String; 2] {
+/// octets outside US-ASCII percent-encoded, and as they are.
+fn urls_from_pattern(pattern: &[u8]) -> [Vec<u8>; 2] {
     let pattern = pattern.strip_suffix(b"$").unwrap_or(pattern);
-    let mut encoded = String::with_capacity(pattern.len());
-    for &b in pattern {
+    let filled: Vec<u8> = pattern
+        .iter()
+        .map(|&b| if b == b'*' { b'x' } else { b })
+        .collect();
+    [escape_non_ascii(&filled).into_bytes(), filled]
+}
+
+/// `url` with each octet outside US-ASCII written as `%XX`.
+fn escape_non_ascii(url: &[u8]) -> String {
+    let mut escaped = String::with_capacity(url.len());
+    for &b in url {
         match b {
-            b'*' => encoded.push('x'),
-            0x80.. => encoded.push_str(&format!("%{b:02X}")),
-            _ => encoded.push(char::from(b)),
+            0x80.. => escaped.push_str(&format!("%{b:02X}")),
+            _ => escaped.push(char::from(b)),
         }
     }
-    [encoded, String::from_utf8_lossy(pattern).replace('*', "x")]
+    escaped
 }
 
 /// Walks groups, rules, fields and diagnostics; returns every rule as
