@@ -48,7 +48,7 @@ pub fn run(command: &AuditCommand) -> Result<bool, CliError> {
             .write_json(&mut out)
             .and_then(|()| out.write_all(b"\n"))
     } else {
-        out.write_all(report.render_text().as_bytes())
+        report.write_text(&mut out)
     };
     match result.and_then(|()| out.flush()) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(CliError::Write(e)),

@@ -1,7 +1,6 @@
 //! What an audit found, as data, as a text table and as JSON.
 
-use std::borrow::Cow;
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 use std::io;
 use std::time::Duration;
 
@@ -270,47 +269,73 @@ impl AuditReport {
     /// assert!(report.render_text().starts_with("lines: 0"));
     /// ```
     pub fn render_text(&self) -> String {
-        let mut out = String::new();
-        self.write_totals(&mut out);
-        self.write_robot_table(&mut out);
-        self.write_violations(&mut out);
-        self.write_malformed(&mut out);
-        // User-Agents, paths and addresses come from whoever made the
-        // requests; the table's cells were escaped before being measured.
-        if let Cow::Owned(escaped) = printable(&out) {
-            return escaped;
-        }
-        out
+        let mut out = Vec::new();
+        self.write_text(&mut out)
+            .expect("writing to a Vec does not fail");
+        String::from_utf8(out).expect("the report is text")
     }
 
-    fn write_totals(&self, out: &mut String) {
+    /// [`AuditReport::render_text`], written to `out` as it is made: the
+    /// report is as long as the log has robots (a line each, and more for
+    /// each offender), and held whole it would take more memory than the
+    /// audit itself.
+    ///
+    /// ```
+    /// use norobots::Robots;
+    /// use norobots_tools::audit::{AuditOptions, Auditor};
+    ///
+    /// let report = Auditor::new(&Robots::parse(b""), AuditOptions::default()).finish();
+    /// let mut out = Vec::new();
+    /// report.write_text(&mut out)?;
+    /// assert!(out.starts_with(b"lines: 0"));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn write_text(&self, out: impl io::Write) -> io::Result<()> {
+        // User-Agents, paths and addresses come from whoever made the
+        // requests: everything is escaped on its way out (the table's cells
+        // also before they are measured, so that columns stay aligned).
+        let mut out = Printable { out, error: None };
+        let written = self
+            .write_totals(&mut out)
+            .and_then(|()| self.write_robot_table(&mut out))
+            .and_then(|()| self.write_violations(&mut out))
+            .and_then(|()| self.write_malformed(&mut out));
+        match (written, out.error) {
+            (_, Some(error)) => Err(error),
+            (Ok(()), None) => Ok(()),
+            (Err(fmt::Error), None) => Err(io::Error::other("a value failed to format")),
+        }
+    }
+
+    fn write_totals(&self, out: &mut impl fmt::Write) -> fmt::Result {
         let t = &self.totals;
-        let _ = writeln!(
+        writeln!(
             out,
             "lines: {}  parsed: {}  malformed: {}  robots: {}  human-looking clients: {} ({} requests)",
             t.lines, t.parsed, t.malformed, t.robots, self.humans.clients, self.humans.requests
-        );
+        )?;
         let gz = if t.gzip {
             format!(" (gzip, {} read)", t.input_bytes)
         } else {
             String::new()
         };
-        let _ = writeln!(
+        writeln!(
             out,
             "bytes: {}{gz}  elapsed: {:.3} s  {:.1} MB/s  dialect: {}",
             t.bytes,
             t.elapsed.as_secs_f64(),
             t.mb_per_s(),
             self.dialect
-        );
+        )
     }
 
-    fn write_robot_table(&self, out: &mut String) {
+    /// Two passes over the robots, one to measure the columns and one to
+    /// write the rows, with one row's cells in memory at a time.
+    fn write_robot_table(&self, out: &mut impl fmt::Write) -> fmt::Result {
         if self.robots.is_empty() {
-            out.push_str("\nno robots found\n");
-            return;
+            return out.write_str("\nno robots found\n");
         }
-        let mut rows = vec![[
+        const HEADER: [&str; 10] = [
             "violations",
             "requests",
             "robots.txt",
@@ -321,30 +346,27 @@ impl AuditReport {
             "why",
             "robot",
             "address",
-        ]
-        .map(String::from)
-        .to_vec()];
+        ];
+        let mut columns = Columns::new(5);
+        columns.measure(&HEADER);
+        let mut cells: [String; 10] = Default::default();
         for r in &self.robots {
-            rows.push(vec![
-                r.violations.to_string(),
-                r.requests.to_string(),
-                r.robots_txt_fetches.to_string(),
-                r.peak_per_minute.to_string(),
-                format!("{:.2}", r.mean_per_minute),
-                r.first_seen.to_string(),
-                r.last_seen.to_string(),
-                r.reasons.to_string(),
-                printable(display_token(&r.token)).into_owned(),
-                printable(&r.address).into_owned(),
-            ]);
+            robot_cells(r, &mut cells);
+            columns.measure(&cells);
         }
-        out.push('\n');
-        out.push_str(&table(&rows, 5));
+        out.write_char('\n')?;
+        let mut line = String::new();
+        columns.write_row(out, &HEADER, &mut line)?;
+        for r in &self.robots {
+            robot_cells(r, &mut cells);
+            columns.write_row(out, &cells, &mut line)?;
+        }
+        Ok(())
     }
 
-    fn write_violations(&self, out: &mut String) {
+    fn write_violations(&self, out: &mut impl fmt::Write) -> fmt::Result {
         for r in self.robots.iter().filter(|r| r.violations > 0) {
-            let _ = writeln!(
+            writeln!(
                 out,
                 "\n{} {}: {} disallowed of {} GET/HEAD requests, {} before its first robots.txt fetch ({})",
                 display_token(&r.token),
@@ -354,31 +376,32 @@ impl AuditReport {
                 r.violations_before_robots_txt,
                 r.first_robots_txt
                     .map_or_else(|| "never fetched".to_string(), |t| format!("at {t}"))
-            );
+            )?;
             if let Some(ua) = &r.user_agent {
-                let _ = writeln!(out, "  user-agent: {ua}");
+                writeln!(out, "  user-agent: {ua}")?;
             }
             for v in &r.examples {
-                let _ = writeln!(
+                writeln!(
                     out,
                     "  line {}  {}  {} {}  ({})",
                     v.line, v.time, v.method, v.target, v.rule
-                );
+                )?;
             }
         }
+        Ok(())
     }
 
-    fn write_malformed(&self, out: &mut String) {
+    fn write_malformed(&self, out: &mut impl fmt::Write) -> fmt::Result {
         if self.totals.malformed == 0 {
-            return;
+            return Ok(());
         }
-        let _ = write!(out, "\nmalformed lines: {}", self.totals.malformed);
+        write!(out, "\nmalformed lines: {}", self.totals.malformed)?;
         let firsts: Vec<String> = self
             .malformed
             .iter()
             .map(|m| format!("{} ({})", m.line, m.error))
             .collect();
-        let _ = writeln!(out, "; first: {}", firsts.join(", "));
+        writeln!(out, "; first: {}", firsts.join(", "))
     }
 
     /// The report as one JSON document: `dialect`, `totals`, `robots` (in
@@ -525,35 +548,97 @@ fn display_token(token: &str) -> &str {
     }
 }
 
-/// Aligns `rows` in columns two spaces apart; the first `numeric` columns
-/// are right-aligned, the rest left-aligned (the last one not padded).
-fn table(rows: &[Vec<String>], numeric: usize) -> String {
-    let cols = rows.first().map_or(0, Vec::len);
-    let widths: Vec<usize> = (0..cols)
-        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
-        .collect();
-    let mut out = String::new();
-    for row in rows {
-        let mut line = String::new();
+/// A robot's row of the table, into `cells` (emptied first, so that one
+/// set of buffers serves every row).
+fn robot_cells(r: &RobotReport, cells: &mut [String; 10]) {
+    for cell in cells.iter_mut() {
+        cell.clear();
+    }
+    let [violations, requests, fetches, peak, mean, first, last, why, robot, address] = cells;
+    let _ = write!(violations, "{}", r.violations);
+    let _ = write!(requests, "{}", r.requests);
+    let _ = write!(fetches, "{}", r.robots_txt_fetches);
+    let _ = write!(peak, "{}", r.peak_per_minute);
+    let _ = write!(mean, "{:.2}", r.mean_per_minute);
+    let _ = write!(first, "{}", r.first_seen);
+    let _ = write!(last, "{}", r.last_seen);
+    let _ = write!(why, "{}", r.reasons);
+    robot.push_str(&printable(display_token(&r.token)));
+    address.push_str(&printable(&r.address));
+}
+
+/// Columns two spaces apart, as wide as their widest cell (in characters);
+/// the first `numeric` are right-aligned, the rest left-aligned (the last
+/// one not padded).
+struct Columns {
+    widths: Vec<usize>,
+    numeric: usize,
+}
+
+impl Columns {
+    fn new(numeric: usize) -> Columns {
+        Columns {
+            widths: Vec::new(),
+            numeric,
+        }
+    }
+
+    /// Widens the columns to fit a row.
+    fn measure(&mut self, row: &[impl AsRef<str>]) {
+        if self.widths.len() < row.len() {
+            self.widths.resize(row.len(), 0);
+        }
+        for (width, cell) in self.widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.as_ref().chars().count());
+        }
+    }
+
+    /// Writes a row that was measured, through `line` (a buffer reused
+    /// from row to row).
+    fn write_row(
+        &self,
+        out: &mut impl fmt::Write,
+        row: &[impl AsRef<str>],
+        line: &mut String,
+    ) -> fmt::Result {
+        line.clear();
         for (c, cell) in row.iter().enumerate() {
+            let cell = cell.as_ref();
             if c > 0 {
                 line.push_str("  ");
             }
-            let pad = widths[c] - cell.chars().count();
-            if c < numeric {
+            let pad = self.widths[c] - cell.chars().count();
+            if c < self.numeric {
                 line.extend(std::iter::repeat_n(' ', pad));
                 line.push_str(cell);
             } else {
                 line.push_str(cell);
-                if c + 1 < cols {
+                if c + 1 < row.len() {
                     line.extend(std::iter::repeat_n(' ', pad));
                 }
             }
         }
-        out.push_str(line.trim_end());
-        out.push('\n');
+        out.write_str(line.trim_end())?;
+        out.write_char('\n')
     }
-    out
+}
+
+/// A text sink over an `io::Write` that passes everything through
+/// [`printable`], keeping the first I/O error (which `fmt::Error` cannot
+/// carry). Escaping piece by piece is escaping the whole: [`printable`]
+/// looks at one character at a time.
+struct Printable<W> {
+    out: W,
+    error: Option<io::Error>,
+}
+
+impl<W: io::Write> fmt::Write for Printable<W> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.out.write_all(printable(s).as_bytes()).map_err(|e| {
+            self.error = Some(e);
+            fmt::Error
+        })
+    }
 }
 
 #[cfg(test)]
@@ -562,11 +647,45 @@ mod tests {
 
     #[test]
     fn table_aligns_numbers_right_and_text_left() {
-        let rows = vec![
-            vec!["n".to_string(), "name".to_string(), "x".to_string()],
-            vec!["100".to_string(), "a".to_string(), "yy".to_string()],
-        ];
-        assert_eq!(table(&rows, 1), "  n  name  x\n100  a     yy\n");
+        let rows = [["n", "name", "x"], ["100", "a", "yy"], ["7", "é", ""]];
+        let mut columns = Columns::new(1);
+        rows.iter().for_each(|row| columns.measure(row));
+        let (mut out, mut line) = (String::new(), String::new());
+        for row in &rows {
+            columns.write_row(&mut out, row, &mut line).unwrap();
+        }
+        assert_eq!(out, "  n  name  x\n100  a     yy\n  7  é\n");
+    }
+
+    #[test]
+    fn escaping_piece_by_piece_is_escaping_the_whole() {
+        let mut out = Printable {
+            out: Vec::new(),
+            error: None,
+        };
+        let (path, agent) = ("a\x1b[2J", "\u{202e}b");
+        writeln!(out, "{path}|{agent}").unwrap();
+        assert_eq!(out.out, b"a\\x1b[2J|\\u{202e}b\n");
+    }
+
+    #[test]
+    fn a_write_error_is_returned_as_it_was() {
+        struct Full;
+        impl io::Write for Full {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::Error::new(io::ErrorKind::StorageFull, "disk full"))
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let report = crate::audit::Auditor::new(
+            &norobots::Robots::parse(b""),
+            crate::audit::AuditOptions::default(),
+        )
+        .finish();
+        let err = report.write_text(Full).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::StorageFull);
     }
 
     #[test]
