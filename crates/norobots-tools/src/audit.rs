@@ -147,7 +147,7 @@ pub struct Auditor {
     /// Reused for building the client key, so a lookup does not allocate.
     key: String,
     /// Reused for targets that must be rewritten before matching.
-    url: String,
+    url: Vec<u8>,
     totals: Totals,
     malformed: Vec<MalformedLine>,
     started: Instant,
@@ -172,7 +172,7 @@ impl Auditor {
             client_ids: HashMap::new(),
             clients: Vec::new(),
             key: String::new(),
-            url: String::new(),
+            url: Vec::new(),
             totals: Totals::default(),
             malformed: Vec::new(),
             started: Instant::now(),
@@ -308,9 +308,10 @@ impl Auditor {
             client.fetched_robots_txt(l.time);
             return;
         }
-        let target = text(l.target);
-        let url = matchable(&target, &mut self.url);
-        let verdict = self.matchers.matchers[info.matcher].check(url);
+        // Decided on the octets the server logged (a raw `\xE9` is `%E9`
+        // to rfc9309, which U+FFFD would not be); shown as text.
+        let url = matchable(l.target, &mut self.url);
+        let verdict = self.matchers.matchers[info.matcher].check_bytes(url);
         if verdict.allowed {
             return;
         }
@@ -318,7 +319,7 @@ impl Auditor {
             line: line_no,
             time: l.time,
             method: text(l.method).into_owned(),
-            target: target.clone().into_owned(),
+            target: text(l.target).into_owned(),
             rule: verdict.rule.map(|r| r.to_string()).unwrap_or_default(),
         };
         client.violated(example, self.options.max_examples);
@@ -369,13 +370,13 @@ fn is_robots_txt(target: &[u8]) -> bool {
 /// The target as the matcher should read it. An origin-form target that
 /// starts with `//` would be read as `//host/path` (a network-path
 /// reference), so it gets a dummy origin in front.
-fn matchable<'a>(target: &'a str, scratch: &'a mut String) -> &'a str {
-    if !target.starts_with("//") {
+fn matchable<'a>(target: &'a [u8], scratch: &'a mut Vec<u8>) -> &'a [u8] {
+    if !target.starts_with(b"//") {
         return target;
     }
     scratch.clear();
-    scratch.push_str("http://origin");
-    scratch.push_str(target);
+    scratch.extend_from_slice(b"http://origin");
+    scratch.extend_from_slice(target);
     scratch
 }
 

@@ -287,6 +287,28 @@ fn user_agent_with_octets_that_are_not_utf8_is_read_lossily() {
     assert_eq!((r.requests, r.robots_txt_fetches, r.violations), (2, 1, 1));
 }
 
+// A server that logs the request's octets as they came: `\xE9` is `%E9` to
+// rfc9309 (RFC 9309 2.2.2), so the rule for the Latin-1 page applies; read
+// as text it would have been U+FFFD and matched nothing.
+#[test]
+fn targets_that_are_not_utf8_are_judged_on_their_octets() {
+    let mut log = Vec::new();
+    for target in [&b"/caf\xe9/menu"[..], b"/caf\xc3\xa9/menu"] {
+        log.extend_from_slice(b"203.0.113.9 - - [01/Jan/2024:00:00:00 +0000] \"GET ");
+        log.extend_from_slice(target);
+        log.extend_from_slice(b" HTTP/1.1\" 200 1 \"-\" \"FooBot/1.0\"\n");
+    }
+    let report = audit_in(
+        Dialect::Rfc9309,
+        "User-agent: *\nDisallow: /caf%E9/\n",
+        &log,
+    );
+    let r = robot(&report, "FooBot", "203.0.113.9");
+    assert_eq!((r.requests, r.violations), (2, 1));
+    assert_eq!(r.examples[0].target, "/caf\u{fffd}/menu");
+    assert_eq!(r.examples[0].rule, "line 2: Disallow: /caf%E9/");
+}
+
 // ---------------------------------------------------------------- the robot rule
 
 #[test]
