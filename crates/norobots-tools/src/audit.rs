@@ -253,6 +253,9 @@ impl Auditor {
             totals.input_bytes = totals.bytes;
         }
         totals.elapsed = self.started.elapsed();
+        // The index of clients is not needed past here; freed before the
+        // reports are built, it does not add to the peak (a key per client).
+        drop(self.client_ids);
         let mut humans = HumanSummary::default();
         let mut robots = Vec::new();
         for client in self.clients {
