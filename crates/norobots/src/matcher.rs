@@ -419,9 +419,17 @@ thread_local! {
     static BUILD: RefCell<Build> = RefCell::default();
 
     /// Room for a URL path that must be rewritten before matching; reused so
-    /// that checks do not allocate once a thread has seen its longest URL.
+    /// that checks do not allocate once a thread has seen its longest URL
+    /// (up to `KEEP_SCRATCH` octets).
     static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
+
+/// The longest path rewritten in `SCRATCH`; a longer one gets a buffer of
+/// its own, freed after the check. Kept, the rewrite of a hostile URL (three
+/// octets for each it has outside US-ASCII in rfc9309) would stay allocated
+/// for as long as the thread lives, on every thread that met one. Real URLs
+/// are far shorter (crawlers stop at a few kilobytes).
+const KEEP_SCRATCH: usize = 16 << 10;
 
 /// Longest-match priorities are capped so that the rank's fields never
 /// overlap, however long a hostile pattern is.
@@ -1120,13 +1128,15 @@ pub(crate) fn with_path<R>(dialect: Dialect, url: &[u8], f: impl FnOnce(&[u8]) -
     // A check from within a check, or from another thread-local's
     // destructor once this one's is gone, gets a buffer of its own.
     let mut f = Some(f);
-    let kept = SCRATCH.try_with(|cell| {
-        let mut buf = cell.try_borrow_mut().ok()?;
-        canonical(&mut buf);
-        f.take().map(|f| f(&buf))
+    let kept = (path.bytes.len() < KEEP_SCRATCH).then(|| {
+        SCRATCH.try_with(|cell| {
+            let mut buf = cell.try_borrow_mut().ok()?;
+            canonical(&mut buf);
+            f.take().map(|f| f(&buf))
+        })
     });
     match kept {
-        Ok(Some(out)) => out,
+        Some(Ok(Some(out))) => out,
         _ => {
             let mut buf = Vec::new();
             canonical(&mut buf);
@@ -1229,13 +1239,29 @@ pub(crate) fn select_groups(robots: &Robots, name: &str) -> Selected {
 
 #[cfg(test)]
 mod tests {
-    use super::{first_eight, Matcher, Ordinals, DIRECT, INLINE, MAX_LABEL, WIDE};
+    use super::{
+        first_eight, Matcher, Ordinals, DIRECT, INLINE, KEEP_SCRATCH, MAX_LABEL, SCRATCH, WIDE,
+    };
     use crate::{Dialect, ParseOptions, Robots};
 
     fn allowed(d: Dialect, body: &str, agent: &str, url: &str) -> bool {
         Robots::parse_with(body.as_bytes(), &ParseOptions::new(d))
             .matcher(agent)
             .is_allowed(url)
+    }
+
+    // A hostile URL: a megabyte of octets that rfc9309 writes as `%XX`,
+    // three times as long. The check must still answer, and the thread must
+    // not keep the rewrite's buffer once it has.
+    #[test]
+    fn a_long_rewritten_url_leaves_no_large_buffer_behind() {
+        let m = Robots::parse(b"User-agent: *\nDisallow: /%E9\n").matcher("bot");
+        let mut url = b"/".to_vec();
+        url.resize(1 << 20, 0xE9);
+        assert!(!m.is_allowed_bytes(&url));
+        assert!(m.is_allowed("/a%2fb"));
+        let kept = SCRATCH.with(|buf| buf.borrow().capacity());
+        assert!(kept <= 3 * KEEP_SCRATCH + 1, "{kept} octets kept");
     }
 
     // RFC 9309 2.2.2: the most specific (longest) match wins; Allow on a tie.
