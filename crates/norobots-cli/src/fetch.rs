@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use norobots::Dialect;
 use norobots_fetch::{Access, Entry};
+use norobots_tools::Escaped;
 
 use crate::error::CliError;
-use crate::terminal::Escaped;
 
 /// Everything `norobots fetch` needs.
 #[derive(Clone, Debug)]

@@ -13,7 +13,6 @@ mod lint;
 mod meta;
 mod parse;
 mod remote;
-mod terminal;
 
 use std::ffi::OsString;
 use std::io::{self, Write};

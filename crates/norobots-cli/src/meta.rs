@@ -4,13 +4,13 @@
 use std::io::{self, BufWriter, Write};
 
 use norobots::meta::{DocumentState, Link, PageDirectives};
+use norobots_tools::Escaped;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::json;
 
 use crate::error::CliError;
 use crate::input::RobotsSource;
 use crate::json::Each;
-use crate::terminal::Escaped;
 
 /// Everything `norobots meta` needs.
 #[derive(Clone, Debug)]

@@ -4,13 +4,13 @@
 use std::io::{self, BufWriter, Write};
 
 use norobots::{Dialect, Field, Group, ParseOptions, Robots, VisitTime};
+use norobots_tools::Escaped;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::json;
 
 use crate::error::CliError;
 use crate::input::RobotsSource;
 use crate::json::Each;
-use crate::terminal::Escaped;
 
 /// Everything `norobots parse` needs.
 #[derive(Clone, Debug)]

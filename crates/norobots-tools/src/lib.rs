@@ -10,4 +10,4 @@ pub mod audit;
 pub mod lint;
 mod printable;
 
-pub use printable::printable;
+pub use printable::{printable, Escaped};

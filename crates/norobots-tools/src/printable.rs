@@ -10,6 +10,7 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::io;
 
 /// `text` with every character a terminal would act on, or that reorders
 /// what is shown, written as a visible escape instead: control characters
@@ -43,6 +44,38 @@ pub fn printable(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// A writer that passes everything through [`printable`] on its way to the
+/// inner one: for text reports that quote robots.txt files, pages and logs
+/// that are often someone else's. Not for JSON (its own escapes suffice,
+/// and `\u{..}` is not JSON) nor for `norobots check`'s verdict lines,
+/// which echo the caller's URLs exactly.
+///
+/// Each write must hold whole characters, as `write!` and `writeln!` give
+/// it; an octet that is not UTF-8 is shown as U+FFFD.
+///
+/// ```
+/// use std::io::Write;
+/// use norobots_tools::Escaped;
+///
+/// let mut out = Vec::new();
+/// writeln!(Escaped(&mut out), "sitemap: {}", "http://x/\x1b]0;t\x07")?;
+/// assert_eq!(out, b"sitemap: http://x/\\x1b]0;t\\x07\n");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub struct Escaped<W>(pub W);
+
+impl<W: io::Write> io::Write for Escaped<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let text = String::from_utf8_lossy(buf);
+        self.0.write_all(printable(&text).as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
 /// Whether [`printable`] escapes `c`.
 pub(crate) fn needs_escape(c: char) -> bool {
     (c.is_control() && c != '\n')
@@ -74,6 +107,15 @@ mod tests {
         ] {
             assert_eq!(printable(&c.to_string()), format!("\\u{{{:x}}}", c as u32));
         }
+    }
+
+    #[test]
+    fn escaped_writer_escapes_what_a_terminal_would_act_on_and_keeps_line_feeds() {
+        use std::io::Write as _;
+        let mut out = Vec::new();
+        let sitemap = "http://x/\x1b]0;t\x07";
+        writeln!(Escaped(&mut out), "sitemap (line 3): {sitemap}").unwrap();
+        assert_eq!(out, b"sitemap (line 3): http://x/\\x1b]0;t\\x07\n");
     }
 
     #[test]

@@ -1126,26 +1126,25 @@ pub(crate) fn with_path<R>(dialect: Dialect, url: &[u8], f: impl FnOnce(&[u8]) -
         normalize(dialect, path.bytes, buf);
     };
     // A check from within a check, or from another thread-local's
-    // destructor once this one's is gone, gets a buffer of its own.
+    // destructor once this one's is gone, gets a buffer of its own; so does
+    // a path too long to keep (see `KEEP_SCRATCH`).
     let mut f = Some(f);
-    let kept = (path.bytes.len() < KEEP_SCRATCH).then(|| {
-        SCRATCH.try_with(|cell| {
+    if path.bytes.len() < KEEP_SCRATCH {
+        let kept = SCRATCH.try_with(|cell| {
             let mut buf = cell.try_borrow_mut().ok()?;
             canonical(&mut buf);
             f.take().map(|f| f(&buf))
-        })
-    });
-    match kept {
-        Some(Ok(Some(out))) => out,
-        _ => {
-            let mut buf = Vec::new();
-            canonical(&mut buf);
-            let f = f
-                .take()
-                .expect("not called when the scratch buffer was not used");
-            f(&buf)
+        });
+        if let Ok(Some(out)) = kept {
+            return out;
         }
     }
+    let mut buf = Vec::new();
+    canonical(&mut buf);
+    let f = f
+        .take()
+        .expect("not called when the scratch buffer was not used");
+    f(&buf)
 }
 
 /// The rank of the `order`-th rule (counting from 0 over the rules that

@@ -1,7 +1,7 @@
 //! What an audit found, as data, as a text table and as JSON.
 
-use std::fmt::{self, Write as _};
-use std::io;
+use std::fmt::Write as _;
+use std::io::{self, Write};
 use std::time::Duration;
 
 use norobots::Dialect;
@@ -9,7 +9,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{json, Value};
 
 use super::parse::{LineError, Timestamp};
-use crate::printable;
+use crate::{printable, Escaped};
 
 /// The result of an audit: totals, the robots (worst offenders first), a
 /// count of the clients that look human, and the first malformed lines.
@@ -294,20 +294,14 @@ impl AuditReport {
         // User-Agents, paths and addresses come from whoever made the
         // requests: everything is escaped on its way out (the table's cells
         // also before they are measured, so that columns stay aligned).
-        let mut out = Printable { out, error: None };
-        let written = self
-            .write_totals(&mut out)
-            .and_then(|()| self.write_robot_table(&mut out))
-            .and_then(|()| self.write_violations(&mut out))
-            .and_then(|()| self.write_malformed(&mut out));
-        match (written, out.error) {
-            (_, Some(error)) => Err(error),
-            (Ok(()), None) => Ok(()),
-            (Err(fmt::Error), None) => Err(io::Error::other("a value failed to format")),
-        }
+        let mut out = Escaped(out);
+        self.write_totals(&mut out)?;
+        self.write_robot_table(&mut out)?;
+        self.write_violations(&mut out)?;
+        self.write_malformed(&mut out)
     }
 
-    fn write_totals(&self, out: &mut impl fmt::Write) -> fmt::Result {
+    fn write_totals(&self, out: &mut impl Write) -> io::Result<()> {
         let t = &self.totals;
         writeln!(
             out,
@@ -331,9 +325,9 @@ impl AuditReport {
 
     /// Two passes over the robots, one to measure the columns and one to
     /// write the rows, with one row's cells in memory at a time.
-    fn write_robot_table(&self, out: &mut impl fmt::Write) -> fmt::Result {
+    fn write_robot_table(&self, out: &mut impl Write) -> io::Result<()> {
         if self.robots.is_empty() {
-            return out.write_str("\nno robots found\n");
+            return out.write_all(b"\nno robots found\n");
         }
         const HEADER: [&str; 10] = [
             "violations",
@@ -354,7 +348,7 @@ impl AuditReport {
             robot_cells(r, &mut cells);
             columns.measure(&cells);
         }
-        out.write_char('\n')?;
+        out.write_all(b"\n")?;
         let mut line = String::new();
         columns.write_row(out, &HEADER, &mut line)?;
         for r in &self.robots {
@@ -364,7 +358,7 @@ impl AuditReport {
         Ok(())
     }
 
-    fn write_violations(&self, out: &mut impl fmt::Write) -> fmt::Result {
+    fn write_violations(&self, out: &mut impl Write) -> io::Result<()> {
         for r in self.robots.iter().filter(|r| r.violations > 0) {
             writeln!(
                 out,
@@ -391,7 +385,7 @@ impl AuditReport {
         Ok(())
     }
 
-    fn write_malformed(&self, out: &mut impl fmt::Write) -> fmt::Result {
+    fn write_malformed(&self, out: &mut impl Write) -> io::Result<()> {
         if self.totals.malformed == 0 {
             return Ok(());
         }
@@ -597,10 +591,10 @@ impl Columns {
     /// from row to row).
     fn write_row(
         &self,
-        out: &mut impl fmt::Write,
+        out: &mut impl Write,
         row: &[impl AsRef<str>],
         line: &mut String,
-    ) -> fmt::Result {
+    ) -> io::Result<()> {
         line.clear();
         for (c, cell) in row.iter().enumerate() {
             let cell = cell.as_ref();
@@ -618,26 +612,7 @@ impl Columns {
                 }
             }
         }
-        out.write_str(line.trim_end())?;
-        out.write_char('\n')
-    }
-}
-
-/// A text sink over an `io::Write` that passes everything through
-/// [`printable`], keeping the first I/O error (which `fmt::Error` cannot
-/// carry). Escaping piece by piece is escaping the whole: [`printable`]
-/// looks at one character at a time.
-struct Printable<W> {
-    out: W,
-    error: Option<io::Error>,
-}
-
-impl<W: io::Write> fmt::Write for Printable<W> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.out.write_all(printable(s).as_bytes()).map_err(|e| {
-            self.error = Some(e);
-            fmt::Error
-        })
+        writeln!(out, "{}", line.trim_end())
     }
 }
 
@@ -650,22 +625,11 @@ mod tests {
         let rows = [["n", "name", "x"], ["100", "a", "yy"], ["7", "é", ""]];
         let mut columns = Columns::new(1);
         rows.iter().for_each(|row| columns.measure(row));
-        let (mut out, mut line) = (String::new(), String::new());
+        let (mut out, mut line) = (Vec::new(), String::new());
         for row in &rows {
             columns.write_row(&mut out, row, &mut line).unwrap();
         }
-        assert_eq!(out, "  n  name  x\n100  a     yy\n  7  é\n");
-    }
-
-    #[test]
-    fn escaping_piece_by_piece_is_escaping_the_whole() {
-        let mut out = Printable {
-            out: Vec::new(),
-            error: None,
-        };
-        let (path, agent) = ("a\x1b[2J", "\u{202e}b");
-        writeln!(out, "{path}|{agent}").unwrap();
-        assert_eq!(out.out, b"a\\x1b[2J|\\u{202e}b\n");
+        assert_eq!(out, "  n  name  x\n100  a     yy\n  7  é\n".as_bytes());
     }
 
     #[test]
