@@ -65,11 +65,13 @@ mod parse;
 mod report;
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
 use std::io::{self, Read};
+use std::sync::Arc;
 use std::time::Instant;
 
-use norobots::{Matcher, Robots};
+use norobots::{Matcher, Robots, RuleRef};
 
 use client::Client;
 pub use client::{looks_like_bot, robot_name};
@@ -134,8 +136,8 @@ impl Default for AuditOptions {
 /// auditor.feed_line(br#"::1 - - [01/Jan/2024:00:00:09 +0000] "GET / HTTP/1.1" 200 1 "-" "BarBot/2""#, 2);
 /// let report = auditor.finish();
 /// assert_eq!(report.robots.len(), 2);
-/// assert_eq!((report.robots[0].token.as_str(), report.robots[0].violations), ("FooBot", 1));
-/// assert_eq!((report.robots[1].token.as_str(), report.robots[1].violations), ("BarBot", 0));
+/// assert_eq!((&*report.robots[0].token, report.robots[0].violations), ("FooBot", 1));
+/// assert_eq!((&*report.robots[1].token, report.robots[1].violations), ("BarBot", 0));
 /// ```
 #[derive(Debug)]
 pub struct Auditor {
@@ -148,6 +150,11 @@ pub struct Auditor {
     key: String,
     /// Reused for targets that must be rewritten before matching.
     url: Vec<u8>,
+    /// The text of each rule quoted in an example, once: a big log has
+    /// many examples of few rules.
+    rule_texts: HashSet<Arc<str>>,
+    /// Reused for writing a rule's text before looking it up.
+    rule_text: String,
     totals: Totals,
     malformed: Vec<MalformedLine>,
     started: Instant,
@@ -173,6 +180,8 @@ impl Auditor {
             clients: Vec::new(),
             key: String::new(),
             url: Vec::new(),
+            rule_texts: HashSet::new(),
+            rule_text: String::new(),
             totals: Totals::default(),
             malformed: Vec::new(),
             started: Instant::now(),
@@ -257,15 +266,25 @@ impl Auditor {
         // reports are built, it does not add to the peak (a key per client).
         drop(self.client_ids);
         let mut humans = HumanSummary::default();
-        let mut robots = Vec::new();
-        for client in self.clients {
-            if client.is_robot() {
-                robots.push(client.into_report());
-            } else {
-                humans.clients += 1;
-                humans.requests += client.requests;
-                humans.disallowed += client.violations;
+        // Sized once: growing by doubling would hold the old and the new
+        // buffer at once, on top of the clients.
+        let mut robots = Vec::with_capacity(self.clients.iter().filter(|c| c.is_robot()).count());
+        let mut clients = self.clients;
+        while !clients.is_empty() {
+            // A quarter at a time from the end, giving back the room it
+            // took: the clients and their reports are not all held twice.
+            // The order does not matter; the sort below fixes it.
+            let rest = clients.len() - clients.len().div_ceil(4);
+            for client in clients.drain(rest..) {
+                if client.is_robot() {
+                    robots.push(client.into_report());
+                } else {
+                    humans.clients += 1;
+                    humans.requests += client.requests;
+                    humans.disallowed += client.violations;
+                }
             }
+            clients.shrink_to_fit();
         }
         robots.sort_by(|a, b| {
             (b.violations, b.requests)
@@ -297,15 +316,20 @@ impl Auditor {
 
     fn record(&mut self, l: &LogLine<'_>, line_no: u64) {
         let ua = l.user_agent.map(text);
-        let ua = ua.as_deref();
-        let info = self.matchers.info(ua, self.options.user_agent_cache);
-        let id = self.client_id(ua.map_or("", robot_name), l.host, l.time);
+        let info = self
+            .matchers
+            .info(ua.as_deref(), self.options.user_agent_cache);
+        let id = self.client_id(&info.token, l.host, l.time);
         let client = &mut self.clients[id];
-        client.saw(l.time, ua, info.bot_like);
-        if !matches!(l.method, b"GET" | b"HEAD") {
-            client.other_methods += 1;
-            return;
-        }
+        client.saw(l.time, info.user_agent.as_ref(), info.bot_like);
+        let method = match l.method {
+            b"GET" => "GET",
+            b"HEAD" => "HEAD",
+            _ => {
+                client.other_methods += 1;
+                return;
+            }
+        };
         client.judged += 1;
         if is_robots_txt(l.target) {
             client.fetched_robots_txt(l.time);
@@ -318,18 +342,19 @@ impl Auditor {
         if verdict.allowed {
             return;
         }
+        let (texts, buf) = (&mut self.rule_texts, &mut self.rule_text);
         let example = || Violation {
             line: line_no,
             time: l.time,
-            method: text(l.method).into_owned(),
+            method,
             target: text(l.target).into_owned(),
-            rule: verdict.rule.map(|r| r.to_string()).unwrap_or_default(),
+            rule: shared_text(texts, buf, verdict.rule),
         };
         client.violated(example, self.options.max_examples);
     }
 
     /// The client for (token, address), created on its first request.
-    fn client_id(&mut self, token: &str, host: &[u8], time: Timestamp) -> usize {
+    fn client_id(&mut self, token: &Arc<str>, host: &[u8], time: Timestamp) -> usize {
         let host = text(host);
         self.key.clear();
         self.key.push_str(token);
@@ -339,7 +364,8 @@ impl Auditor {
             return id;
         }
         let id = self.clients.len();
-        self.clients.push(Client::new(token, &host, time));
+        self.clients
+            .push(Client::new(Arc::clone(token), &host, time));
         self.client_ids.insert(self.key.as_str().into(), id);
         id
     }
@@ -395,12 +421,36 @@ fn matcher_agent(ua: &str) -> &str {
     }
 }
 
+/// The text of `rule` (empty for none), as the one copy in `texts`;
+/// `buf` is where it is written to be looked up.
+fn shared_text(
+    texts: &mut HashSet<Arc<str>>,
+    buf: &mut String,
+    rule: Option<RuleRef<'_>>,
+) -> Arc<str> {
+    buf.clear();
+    if let Some(rule) = rule {
+        // Writing to a String cannot fail.
+        let _ = write!(buf, "{rule}");
+    }
+    if let Some(text) = texts.get(buf.as_str()) {
+        return Arc::clone(text);
+    }
+    let text: Arc<str> = buf.as_str().into();
+    texts.insert(Arc::clone(&text));
+    text
+}
+
 /// What the auditor remembers about one `User-Agent` string.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct UaInfo {
     /// Index into `Matchers::matchers`.
     matcher: usize,
     bot_like: bool,
+    /// The string and its robot name (see `robot_name`), kept once and
+    /// shared by every client that sends it.
+    user_agent: Option<Arc<str>>,
+    token: Arc<str>,
 }
 
 /// Matchers, one per distinct set of robots.txt groups, and which set each
@@ -429,27 +479,28 @@ impl Matchers {
 
     fn info(&mut self, ua: Option<&str>, capacity: usize) -> UaInfo {
         let Some(ua) = ua else {
-            if let Some(info) = self.no_user_agent {
-                return info;
+            if let Some(info) = &self.no_user_agent {
+                return info.clone();
             }
-            let info = self.compute("", false);
-            self.no_user_agent = Some(info);
+            let info = self.compute(None, false);
+            self.no_user_agent = Some(info.clone());
             return info;
         };
-        if let Some(&info) = self.by_user_agent.get(ua) {
-            return info;
+        if let Some(info) = self.by_user_agent.get(ua) {
+            return info.clone();
         }
-        let info = self.compute(ua, looks_like_bot(ua));
+        let info = self.compute(Some(ua.into()), looks_like_bot(ua));
         if self.by_user_agent.len() >= capacity {
             // Crude but bounded: the map is cheap to refill, as matchers are
             // kept and only the group lookup is redone.
             self.by_user_agent.clear();
         }
-        self.by_user_agent.insert(ua.into(), info);
+        self.by_user_agent.insert(ua.into(), info.clone());
         info
     }
 
-    fn compute(&mut self, ua: &str, bot_like: bool) -> UaInfo {
+    fn compute(&mut self, user_agent: Option<Arc<str>>, bot_like: bool) -> UaInfo {
+        let ua = user_agent.as_deref().unwrap_or("");
         let agent = matcher_agent(ua);
         let groups: Vec<usize> = self
             .robots
@@ -465,7 +516,12 @@ impl Matchers {
                 self.matchers.len() - 1
             }
         };
-        UaInfo { matcher, bot_like }
+        UaInfo {
+            matcher,
+            bot_like,
+            token: robot_name(ua).into(),
+            user_agent,
+        }
     }
 }
 
@@ -566,8 +622,34 @@ mod tests {
             a.feed_line(log_line("h", "/private/x", ua).as_bytes(), 2);
             let report = a.finish();
             assert_eq!(report.robots.len(), 1, "{dialect}");
-            assert_eq!(report.robots[0].token, "Googlebot", "{dialect}");
+            assert_eq!(&*report.robots[0].token, "Googlebot", "{dialect}");
             assert_eq!(report.robots[0].violations, 1, "{dialect}");
         }
+    }
+
+    // Memory grows with the distinct clients: what they have in common is
+    // kept once, and one example takes room for one.
+    #[test]
+    fn clients_share_their_user_agent_and_examples_their_rule_text() {
+        let robots = Robots::parse(b"User-agent: *\nDisallow: /private/\n");
+        let ua = "Mozilla/5.0 (compatible; Googlebot/2.1)";
+        let mut a = Auditor::new(&robots, AuditOptions::default());
+        for (i, host) in ["10.0.0.1", "10.0.0.2", "10.0.0.3"].iter().enumerate() {
+            a.feed_line(log_line(host, "/private/x", ua).as_bytes(), i as u64 + 1);
+        }
+        assert!(a.clients.iter().all(|c| c.examples.capacity() == 1));
+        let report = a.finish();
+        let [first, rest @ ..] = &report.robots[..] else {
+            panic!("three robots");
+        };
+        assert_eq!(rest.len(), 2);
+        for r in rest {
+            assert!(Arc::ptr_eq(&r.token, &first.token));
+            let (ua, first_ua) = (r.user_agent.as_ref(), first.user_agent.as_ref());
+            assert!(Arc::ptr_eq(ua.unwrap(), first_ua.unwrap()));
+            assert!(Arc::ptr_eq(&r.examples[0].rule, &first.examples[0].rule));
+        }
+        assert_eq!(&*first.examples[0].rule, "line 2: Disallow: /private/");
+        assert_eq!(first.examples[0].method, "GET");
     }
 }

@@ -44,7 +44,7 @@ fn robot<'a>(report: &'a AuditReport, token: &str, address: &str) -> &'a RobotRe
     report
         .robots
         .iter()
-        .find(|r| r.token == token && r.address == address)
+        .find(|r| &*r.token == token && r.address == address)
         .unwrap_or_else(|| panic!("no robot {token} at {address} in {:#?}", report.robots))
 }
 
@@ -90,7 +90,7 @@ fn combined_log_format_separates_robots_from_humans() {
     );
     let report = audit(ROBOTS_TXT, &log);
     assert_eq!(report.robots.len(), 1);
-    assert_eq!(report.robots[0].token, "FooBot");
+    assert_eq!(&*report.robots[0].token, "FooBot");
     assert_eq!((report.humans.clients, report.humans.requests), (2, 2));
     assert_eq!(report.humans.disallowed, 1);
 }
@@ -306,7 +306,7 @@ fn targets_that_are_not_utf8_are_judged_on_their_octets() {
     let r = robot(&report, "FooBot", "203.0.113.9");
     assert_eq!((r.requests, r.violations), (2, 1));
     assert_eq!(r.examples[0].target, "/caf\u{fffd}/menu");
-    assert_eq!(r.examples[0].rule, "line 2: Disallow: /caf%E9/");
+    assert_eq!(&*r.examples[0].rule, "line 2: Disallow: /caf%E9/");
 }
 
 // ---------------------------------------------------------------- the robot rule
@@ -466,7 +466,7 @@ fn examples_keep_the_first_five_with_line_time_and_rule() {
     assert_eq!(lines, [2, 3, 4, 5, 6]);
     assert_eq!(r.examples[0].time.to_string(), "2024-01-01T00:00:01Z");
     assert_eq!(r.examples[0].target, "/private/1");
-    assert_eq!(r.examples[0].rule, "line 2: Disallow: /private/");
+    assert_eq!(&*r.examples[0].rule, "line 2: Disallow: /private/");
 }
 
 // ---------------------------------------------------------------- rates and order
@@ -500,7 +500,7 @@ fn worst_offenders_come_first_then_busiest() {
     log += &get("d", 0, "/private/1", "OneFewerBot");
     log += "x - - [01/Jan/2024:00:00:00 +0000] \"GET / HTTP/1.1\" 200 1 \"-\" \"-\"\n";
     let report = audit(ROBOTS_TXT, &log);
-    let order: Vec<&str> = report.robots.iter().map(|r| r.token.as_str()).collect();
+    let order: Vec<&str> = report.robots.iter().map(|r| &*r.token).collect();
     assert_eq!(order, ["TwoBot", "OneBot", "OneFewerBot", "BusyBot", ""]);
 }
 

@@ -1,6 +1,8 @@
 //! What the auditor keeps per client, and the rule that makes a client a
 //! robot.
 
+use std::sync::Arc;
+
 use super::parse::Timestamp;
 use super::report::{RobotReasons, RobotReport, Violation};
 
@@ -123,10 +125,11 @@ impl Minutes {
 /// count too.
 #[derive(Clone, Debug)]
 pub(crate) struct Client {
-    pub token: Box<str>,
+    /// Shared with the other clients of the same User-Agent, as that is.
+    pub token: Arc<str>,
     pub address: Box<str>,
     /// The first bot-looking User-Agent seen, else the first one.
-    pub user_agent: Option<Box<str>>,
+    pub user_agent: Option<Arc<str>>,
     pub reasons: RobotReasons,
     pub requests: u64,
     pub judged: u64,
@@ -142,9 +145,9 @@ pub(crate) struct Client {
 }
 
 impl Client {
-    pub(crate) fn new(token: &str, address: &str, time: Timestamp) -> Client {
+    pub(crate) fn new(token: Arc<str>, address: &str, time: Timestamp) -> Client {
         Client {
-            token: token.into(),
+            token,
             address: address.into(),
             user_agent: None,
             reasons: RobotReasons::default(),
@@ -163,7 +166,7 @@ impl Client {
     }
 
     /// Counts a request at `time` from `user_agent` (`None`: no header).
-    pub(crate) fn saw(&mut self, time: Timestamp, user_agent: Option<&str>, bot_like: bool) {
+    pub(crate) fn saw(&mut self, time: Timestamp, user_agent: Option<&Arc<str>>, bot_like: bool) {
         self.requests += 1;
         self.first_seen = self.first_seen.min(time);
         self.last_seen = self.last_seen.max(time);
@@ -173,7 +176,7 @@ impl Client {
             Some(ua) => {
                 let better = bot_like && !self.reasons.bot_like_user_agent;
                 if self.user_agent.is_none() || better {
-                    self.user_agent = Some(ua.into());
+                    self.user_agent = Some(Arc::clone(ua));
                 }
                 self.reasons.bot_like_user_agent |= bot_like;
             }
@@ -192,6 +195,9 @@ impl Client {
             self.violations_before_robots_txt += 1;
         }
         if self.examples.len() < keep {
+            // One at a time: a first push would make room for four, and
+            // most clients of a big log have one example or none.
+            self.examples.reserve_exact(1);
             self.examples.push(example());
         }
     }
@@ -205,9 +211,9 @@ impl Client {
         let span_secs = (self.last_seen.0 - self.first_seen.0).max(60);
         let (peak_per_minute, peak_minute) = self.minutes.peak();
         RobotReport {
-            token: self.token.into(),
+            token: self.token,
             address: self.address.into(),
-            user_agent: self.user_agent.map(Into::into),
+            user_agent: self.user_agent,
             reasons: self.reasons,
             requests: self.requests,
             judged_requests: self.judged,
@@ -294,26 +300,26 @@ mod tests {
 
     #[test]
     fn mean_rate_is_over_the_active_span_and_at_least_a_minute() {
-        let mut c = Client::new("FooBot", "h", Timestamp(0));
-        c.saw(Timestamp(0), Some("FooBot"), true);
-        c.saw(Timestamp(10), Some("FooBot"), true);
+        let mut c = Client::new("FooBot".into(), "h", Timestamp(0));
+        c.saw(Timestamp(0), Some(&"FooBot".into()), true);
+        c.saw(Timestamp(10), Some(&"FooBot".into()), true);
         assert_eq!(c.clone().into_report().mean_per_minute, 2.0);
         for t in [60, 120, 240] {
-            c.saw(Timestamp(t), Some("FooBot"), true);
+            c.saw(Timestamp(t), Some(&"FooBot".into()), true);
         }
         assert_eq!(c.into_report().mean_per_minute, 5.0 / 4.0);
     }
 
     #[test]
     fn bot_looking_user_agent_replaces_a_human_sample() {
-        let mut c = Client::new("Mozilla", "h", Timestamp(0));
-        c.saw(Timestamp(0), Some("Mozilla/5.0 Firefox"), false);
+        let mut c = Client::new("Mozilla".into(), "h", Timestamp(0));
+        c.saw(Timestamp(0), Some(&"Mozilla/5.0 Firefox".into()), false);
         c.saw(
             Timestamp(0),
-            Some("Mozilla/5.0 (compatible; bingbot/2.0)"),
+            Some(&"Mozilla/5.0 (compatible; bingbot/2.0)".into()),
             true,
         );
-        c.saw(Timestamp(0), Some("Mozilla/5.0 Chrome"), false);
+        c.saw(Timestamp(0), Some(&"Mozilla/5.0 Chrome".into()), false);
         assert_eq!(
             c.user_agent.as_deref(),
             Some("Mozilla/5.0 (compatible; bingbot/2.0)")

@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
+use std::sync::Arc;
 use std::time::Duration;
 
 use norobots::Dialect;
@@ -153,7 +154,7 @@ impl std::fmt::Display for RobotReasons {
 ///            192.0.2.1 - - [10/Oct/2000:13:55:40 +0000] \"GET /a HTTP/1.0\" 200 10 \"-\" \"FooBot/1.0\"\n";
 /// let report = Auditor::new(&Robots::parse(b""), AuditOptions::default()).audit_reader(log.as_bytes()).unwrap();
 /// let r = &report.robots[0];
-/// assert_eq!((r.token.as_str(), r.address.as_str(), r.requests), ("FooBot", "192.0.2.1", 2));
+/// assert_eq!((&*r.token, r.address.as_str(), r.requests), ("FooBot", "192.0.2.1", 2));
 /// assert_eq!(r.robots_txt_fetches, 1);
 /// assert_eq!(r.first_robots_txt.unwrap().to_string(), "2000-10-10T13:55:36Z");
 /// assert_eq!((r.peak_per_minute, r.mean_per_minute), (2, 2.0));
@@ -162,11 +163,12 @@ impl std::fmt::Display for RobotReasons {
 pub struct RobotReport {
     /// The product token of its User-Agent ([`norobots::product_token`]);
     /// empty when it sent none, or one that does not start with a letter.
-    pub token: String,
+    /// Shared by the robots that send the same User-Agent, as is that.
+    pub token: Arc<str>,
     /// The client address.
     pub address: String,
     /// A User-Agent it sent: the first robot-looking one, else the first.
-    pub user_agent: Option<String>,
+    pub user_agent: Option<Arc<str>>,
     /// Why it counts as a robot.
     pub reasons: RobotReasons,
     /// Requests of any kind.
@@ -216,11 +218,12 @@ pub struct Violation {
     /// When it was requested.
     pub time: Timestamp,
     /// `GET` or `HEAD`.
-    pub method: String,
+    pub method: &'static str,
     /// The request target as logged (path and query).
     pub target: String,
-    /// The rule that disallowed it, as `line N: Disallow: pattern`.
-    pub rule: String,
+    /// The rule that disallowed it, as `line N: Disallow: pattern`; one
+    /// string for all the examples of a rule.
+    pub rule: Arc<str>,
 }
 
 /// The clients that did not look like robots.
@@ -508,9 +511,9 @@ impl Serialize for Streamed<'_> {
 
 fn robot_json(r: &RobotReport) -> Value {
     json!({
-        "token": r.token,
+        "token": &*r.token,
         "address": r.address,
-        "user_agent": r.user_agent,
+        "user_agent": r.user_agent.as_deref(),
         "reasons": r.reasons.names(),
         "requests": r.requests,
         "judged_requests": r.judged_requests,
@@ -529,7 +532,7 @@ fn robot_json(r: &RobotReport) -> Value {
             "time": v.time.to_string(),
             "method": v.method,
             "target": v.target,
-            "rule": v.rule,
+            "rule": &*v.rule,
         })).collect::<Vec<_>>(),
     })
 }
