@@ -299,7 +299,7 @@ impl CheckArgs {
         let dialect = parse_dialect(&self.dialect)?;
         match self.robots {
             // Decided on their octets, as URLs read from stdin are: a URL
-            // need not be UTF-8 to be checked against a file.
+            // need not be UTF-8 to be checked.
             Some(robots) => check::run(&CheckOptions {
                 dialect,
                 robots: RobotsSource::from_arg(robots),
@@ -311,8 +311,6 @@ impl CheckArgs {
                     .collect(),
                 format,
             }),
-            // Fetching needs a host, so a URL is text here (lossy like the
-            // URLs read from stdin for it).
             None => remote::run(&remote::RemoteOptions {
                 dialect,
                 agent: self.agent,
@@ -320,8 +318,8 @@ impl CheckArgs {
                 timeout: self.http.timeout()?,
                 urls: self
                     .urls
-                    .iter()
-                    .map(|url| url.to_string_lossy().into_owned())
+                    .into_iter()
+                    .map(OsString::into_encoded_bytes)
                     .collect(),
                 format,
             }),

@@ -32,8 +32,9 @@ pub struct RemoteOptions {
     pub user_agent: String,
     /// The timeout of one robots.txt fetch.
     pub timeout: Duration,
-    /// URLs given as arguments; when empty, URLs are streamed from stdin.
-    pub urls: Vec<String>,
+    /// URLs given as arguments, as octets (they need not be UTF-8); when
+    /// empty, URLs are streamed from stdin.
+    pub urls: Vec<Vec<u8>>,
     /// How to print each decision.
     pub format: Format,
 }
@@ -63,14 +64,14 @@ pub fn run(options: &RemoteOptions) -> Result<Outcome, CliError> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut state = State::default();
-    let mut pending: VecDeque<(String, JoinHandle<Decision>)> = VecDeque::new();
+    let mut pending: VecDeque<(Vec<u8>, JoinHandle<Decision>)> = VecDeque::new();
 
-    let mut submit = |url: String,
+    let mut submit = |url: Vec<u8>,
                       place: &dyn Fn() -> String,
                       state: &mut State,
                       out: &mut dyn Write|
      -> Result<(), CliError> {
-        if let Err(err) = Origin::of(&url) {
+        if let Err(err) = Origin::of(&String::from_utf8_lossy(&url)) {
             // What is already decided is printed first: nothing half-done.
             drain(&runtime, &mut pending, 0, options.format, state, out)?;
             return Err(CliError::Usage(format!(
@@ -84,7 +85,7 @@ pub fn run(options: &RemoteOptions) -> Result<Outcome, CliError> {
         let handle = runtime.spawn(async move {
             // The origin parsed above, so the check cannot fail.
             cache
-                .check(&task_url, &agent)
+                .check_bytes(&task_url, &agent)
                 .await
                 .expect("the URL's origin was checked")
         });
@@ -103,7 +104,7 @@ pub fn run(options: &RemoteOptions) -> Result<Outcome, CliError> {
                 Ok(0) => break Ok(()),
                 Ok(_) => {}
             }
-            let url = String::from_utf8_lossy(strip_line_ending(&line)).into_owned();
+            let url = strip_line_ending(&line).to_vec();
             let place = || format!("stdin line {number}");
             if let Err(e) = submit(url, &place, &mut state, &mut out) {
                 break Err(e);
@@ -154,7 +155,7 @@ impl State {
 /// Prints finished checks from the front until at most `keep` are pending.
 fn drain(
     runtime: &Runtime,
-    pending: &mut VecDeque<(String, JoinHandle<Decision>)>,
+    pending: &mut VecDeque<(Vec<u8>, JoinHandle<Decision>)>,
     keep: usize,
     format: Format,
     state: &mut State,
@@ -175,12 +176,13 @@ fn drain(
     Ok(())
 }
 
-/// One line per URL, as `check` prints with `--robots`, plus `defer` lines
-/// and the whole-site reasons that only a fetch can give.
+/// One line per URL, as `check` prints with `--robots` (the URL echoed
+/// octet for octet, and with U+FFFD for what is not UTF-8 in JSON), plus
+/// `defer` lines and the whole-site reasons that only a fetch can give.
 pub fn write_decision(
     out: &mut dyn Write,
     format: Format,
-    url: &str,
+    url: &[u8],
     decision: &Decision,
 ) -> io::Result<()> {
     let (word, basis) = match decision {
@@ -190,7 +192,8 @@ pub fn write_decision(
     };
     match format {
         Format::Plain | Format::Explain => {
-            write!(out, "{word}\t{url}")?;
+            write!(out, "{word}\t")?;
+            out.write_all(url)?;
             if format == Format::Explain {
                 match decision {
                     // The reason quotes the server (a redirect's target)
@@ -210,7 +213,7 @@ pub fn write_decision(
         }
         Format::Json => {
             out.write_all(b"{\"url\":")?;
-            serde_json::to_writer(&mut *out, url)?;
+            serde_json::to_writer(&mut *out, &String::from_utf8_lossy(url))?;
             write!(out, ",\"allowed\":{},\"rule\":", decision.is_allowed())?;
             match basis {
                 Some(Basis::Rule {
@@ -260,7 +263,7 @@ mod tests {
 
     fn render(format: Format, decision: &Decision) -> String {
         let mut out = Vec::new();
-        write_decision(&mut out, format, "http://a.test/x", decision).unwrap();
+        write_decision(&mut out, format, b"http://a.test/x", decision).unwrap();
         String::from_utf8(out).unwrap()
     }
 

@@ -203,6 +203,54 @@ fn urls_stream_from_stdin_with_one_fetch_per_origin() {
     assert_eq!(site.requests().len(), 1);
 }
 
+// As with `--robots`: a URL that is not UTF-8 is decided on its octets
+// (`\xE9` is `%E9` to rfc9309) and echoed as given; only its origin must be
+// text, and it is fetched once.
+#[cfg(unix)]
+#[test]
+fn urls_that_are_not_utf8_are_fetched_for_decided_and_echoed_as_given() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+
+    let site = Server::start(200, "", "User-agent: *\nDisallow: /caf%E9\n");
+    let url = |path: &[u8]| [site.url("").as_bytes(), path].concat();
+    let mut input = url(b"/caf\xe9");
+    input.push(b'\n');
+    input.extend(url(b"/the\xe9"));
+    input.push(b'\n');
+    let output = Command::new(BIN)
+        .args(["check", "--agent", "bot", "--explain"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let expected = [
+        b"disallowed\t".as_slice(),
+        &url(b"/caf\xe9"),
+        b"\tline 2: Disallow: /caf%E9\nallowed\t",
+        &url(b"/the\xe9"),
+        b"\tno rule\n",
+    ]
+    .concat();
+    assert_eq!(output.stdout, expected);
+    assert_eq!(output.status.code(), Some(1));
+
+    let output = Command::new(BIN)
+        .args(["check", "--agent", "bot", "--json"])
+        .arg(OsStr::from_bytes(&url(b"/caf\xe9")))
+        .output()
+        .unwrap();
+    let line = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        line.starts_with(&format!(
+            "{{\"url\":\"{}/caf\u{fffd}\",\"allowed\":false,",
+            site.url("")
+        )),
+        "{line}"
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(site.requests().len(), 2);
+}
+
 #[test]
 fn a_bad_url_on_stdin_names_its_line_after_printing_what_came_before() {
     let site = Server::start(404, "", "");

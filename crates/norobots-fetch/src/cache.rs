@@ -232,8 +232,8 @@ impl First {
     }
 }
 
-fn decide_by(matcher: &Matcher, url: &str) -> Decision {
-    let v = matcher.check(url);
+fn decide_by(matcher: &Matcher, url: &[u8]) -> Decision {
+    let v = matcher.check_bytes(url);
     let basis = match v.rule {
         Some(r) => Basis::Rule {
             line: r.line,
@@ -486,7 +486,7 @@ impl Entry {
         }
     }
 
-    fn decide(&self, url: &str, agent: &str) -> Decision {
+    fn decide(&self, url: &[u8], agent: &str) -> Decision {
         match &self.access {
             Access::Rules => self.with_matcher(agent, |m| decide_by(m, url)),
             Access::AllowAll(o) => Decision::Allow(Basis::Fetch(o.clone())),
@@ -675,7 +675,30 @@ impl RobotsCache {
     /// # }
     /// ```
     pub async fn check(&self, url: &str, agent: &str) -> Result<Decision, Error> {
-        self.answer(url, |entry| entry.decide(url, agent)).await
+        self.answer(url, |entry| entry.decide(url.as_bytes(), agent))
+            .await
+    }
+
+    /// [`RobotsCache::check`] for a URL that need not be UTF-8 (a line of a
+    /// Latin-1 log): the rules are tried on its octets, as
+    /// [`Matcher::check_bytes`] does. Only the origin must be text; it is
+    /// read from the URL with what is not UTF-8 replaced, which leaves any
+    /// valid origin as it is.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// use norobots_fetch::{Origin, RobotsCache};
+    ///
+    /// let cache = RobotsCache::new(Default::default()).unwrap();
+    /// cache.insert(&Origin::of("http://a.example").unwrap(), 200, Default::default(), b"User-agent: *\nDisallow: /caf%E9\n");
+    /// let d = cache.check_bytes(b"http://a.example/caf\xE9", "FooBot").await.unwrap();
+    /// assert!(!d.is_allowed());
+    /// # }
+    /// ```
+    pub async fn check_bytes(&self, url: &[u8], agent: &str) -> Result<Decision, Error> {
+        let text = String::from_utf8_lossy(url);
+        self.answer(&text, |entry| entry.decide(url, agent)).await
     }
 
     /// Whether `agent` may fetch `url` now, without naming the rule: the
