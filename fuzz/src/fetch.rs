@@ -26,13 +26,11 @@ const CENTURY: Duration = Duration::from_secs(100 * 365 * 86_400);
 /// Stores the answer in `data` and reads the entry back, asserting what
 /// the cache promises.
 pub fn run(data: &[u8]) {
-    let (url, answer) = match data.iter().position(|&b| b == SEPARATOR) {
-        Some(i) => (
-            String::from_utf8_lossy(&data[..i]).into_owned(),
-            &data[i + 1..],
-        ),
-        None => ("http://a.example/".to_owned(), data),
+    let (raw_url, answer) = match data.iter().position(|&b| b == SEPARATOR) {
+        Some(i) => (&data[..i], &data[i + 1..]),
+        None => (&b"http://a.example/"[..], data),
     };
+    let url = String::from_utf8_lossy(raw_url).into_owned();
     let [d, hi, lo, rest @ ..] = answer else {
         return;
     };
@@ -130,6 +128,17 @@ pub fn run(data: &[u8]) {
             (1, 0),
             "{lookup:?} missed its entry"
         );
+        // The URL as octets finds the same entry (only its origin is read
+        // as text) and, when it is UTF-8, gets the answer its text gets.
+        if url_is_known {
+            let by_octets = runtime().block_on(cache.check_bytes(raw_url, "Googlebot"));
+            let by_text = runtime().block_on(cache.check(&url, "Googlebot"));
+            assert!(by_octets.is_ok(), "{by_octets:?}");
+            if std::str::from_utf8(raw_url).is_ok() {
+                assert_eq!(by_octets.ok(), by_text.ok(), "{url:?}");
+            }
+            assert_eq!(cache.metrics().misses, 0, "{url:?} missed its entry");
+        }
     }
     if let Some(delay) = entry.crawl_delay("Googlebot") {
         assert!(delay.is_finite() && delay >= 0.0, "crawl-delay {delay}");
