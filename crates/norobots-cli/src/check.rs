@@ -2,7 +2,7 @@
 
 use std::io::{self, BufRead, BufWriter, Read, Write};
 
-use norobots::{Dialect, Matcher, ParseOptions, Verdict};
+use norobots::{Dialect, Matcher, ParseOptions, RuleRef, Verdict};
 use norobots_tools::printable;
 
 use crate::error::CliError;
@@ -223,10 +223,22 @@ fn write_plain(out: &mut impl Write, url: &[u8], verdict: &Verdict<'_>) -> io::R
 /// A JSON string holds text, not octets: a URL that is not UTF-8 is written
 /// with U+FFFD for what is not (its verdict is still that of its octets).
 fn write_json(out: &mut impl Write, url: &[u8], verdict: &Verdict<'_>) -> io::Result<()> {
+    write_json_fields(out, url, verdict.allowed, verdict.rule)?;
+    out.write_all(b"}")
+}
+
+/// The object of [`write_json`] without its closing brace, for the
+/// fetching check, which adds fields of its own after these.
+pub(crate) fn write_json_fields(
+    out: &mut (impl Write + ?Sized),
+    url: &[u8],
+    allowed: bool,
+    rule: Option<RuleRef<'_>>,
+) -> io::Result<()> {
     out.write_all(b"{\"url\":")?;
     serde_json::to_writer(&mut *out, &String::from_utf8_lossy(url))?;
-    write!(out, ",\"allowed\":{},\"rule\":", verdict.allowed)?;
-    match verdict.rule {
+    write!(out, ",\"allowed\":{allowed},\"rule\":")?;
+    match rule {
         Some(rule) => {
             write!(
                 out,
@@ -235,11 +247,10 @@ fn write_json(out: &mut impl Write, url: &[u8], verdict: &Verdict<'_>) -> io::Re
                 rule.kind.as_str()
             )?;
             serde_json::to_writer(&mut *out, rule.pattern)?;
-            out.write_all(b"}")?;
+            out.write_all(b"}")
         }
-        None => out.write_all(b"null")?,
+        None => out.write_all(b"null"),
     }
-    out.write_all(b"}")
 }
 
 #[cfg(test)]

@@ -9,13 +9,13 @@ use std::collections::VecDeque;
 use std::io::{self, BufWriter, Write};
 use std::time::Duration;
 
-use norobots::Dialect;
+use norobots::{Dialect, RuleRef};
 use norobots_fetch::{Basis, Config, Decision, Origin, RobotsCache};
 use norobots_tools::printable;
 use tokio::runtime::Runtime;
 use tokio::task::JoinHandle;
 
-use crate::check::{read_url_line, strip_line_ending, Format, Outcome};
+use crate::check::{read_url_line, strip_line_ending, write_json_fields, Format, Outcome};
 use crate::error::CliError;
 
 /// How many checks may wait on fetches at once.
@@ -212,25 +212,19 @@ pub fn write_decision(
             }
         }
         Format::Json => {
-            out.write_all(b"{\"url\":")?;
-            serde_json::to_writer(&mut *out, &String::from_utf8_lossy(url))?;
-            write!(out, ",\"allowed\":{},\"rule\":", decision.is_allowed())?;
-            match basis {
+            let rule = match basis {
                 Some(Basis::Rule {
                     line,
                     kind,
                     pattern,
-                }) => {
-                    write!(
-                        out,
-                        "{{\"line\":{line},\"kind\":\"{}\",\"pattern\":",
-                        kind.as_str()
-                    )?;
-                    serde_json::to_writer(&mut *out, &**pattern)?;
-                    out.write_all(b"}")?;
-                }
-                _ => out.write_all(b"null")?,
-            }
+                }) => Some(RuleRef {
+                    line: *line,
+                    kind: *kind,
+                    pattern,
+                }),
+                _ => None,
+            };
+            write_json_fields(out, url, decision.is_allowed(), rule)?;
             let name = match decision {
                 Decision::Allow(_) => "allow",
                 Decision::Disallow(_) => "disallow",

@@ -458,7 +458,8 @@ struct UaInfo {
 #[derive(Debug)]
 struct Matchers {
     robots: Robots,
-    by_user_agent: HashMap<Box<str>, UaInfo>,
+    /// Keyed by the string its `UaInfo` holds, not a copy of it.
+    by_user_agent: HashMap<Arc<str>, UaInfo>,
     /// For requests without a User-Agent.
     no_user_agent: Option<UaInfo>,
     /// Matcher index by the lines of the groups that apply.
@@ -489,13 +490,14 @@ impl Matchers {
         if let Some(info) = self.by_user_agent.get(ua) {
             return info.clone();
         }
-        let info = self.compute(Some(ua.into()), looks_like_bot(ua));
+        let user_agent: Arc<str> = ua.into();
+        let info = self.compute(Some(Arc::clone(&user_agent)), looks_like_bot(ua));
         if self.by_user_agent.len() >= capacity {
             // Crude but bounded: the map is cheap to refill, as matchers are
             // kept and only the group lookup is redone.
             self.by_user_agent.clear();
         }
-        self.by_user_agent.insert(ua.into(), info.clone());
+        self.by_user_agent.insert(user_agent, info.clone());
         info
     }
 
