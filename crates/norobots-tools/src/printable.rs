@@ -27,7 +27,10 @@ use std::io;
 /// assert_eq!(printable("two\nlines"), "two\nlines");
 /// ```
 pub fn printable(text: &str) -> Cow<'_, str> {
-    let Some(first) = text.find(needs_escape) else {
+    // Most text is printable ASCII up to its end: that much is passed over
+    // an octet at a time, not decoded character by character.
+    let plain = plain_ascii(text.as_bytes());
+    let Some(first) = text[plain..].find(needs_escape).map(|i| plain + i) else {
         return Cow::Borrowed(text);
     };
     let mut out = String::with_capacity(text.len() + 8);
@@ -66,6 +69,11 @@ pub struct Escaped<W>(pub W);
 
 impl<W: io::Write> io::Write for Escaped<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if plain_ascii(buf) == buf.len() {
+            // Nothing to escape and valid UTF-8: as it is.
+            self.0.write_all(buf)?;
+            return Ok(buf.len());
+        }
         let text = String::from_utf8_lossy(buf);
         self.0.write_all(printable(&text).as_bytes())?;
         Ok(buf.len())
@@ -74,6 +82,15 @@ impl<W: io::Write> io::Write for Escaped<W> {
     fn flush(&mut self) -> io::Result<()> {
         self.0.flush()
     }
+}
+
+/// How many octets `bytes` starts with that are printable ASCII or line
+/// feeds, none of which [`printable`] escapes.
+fn plain_ascii(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .position(|&b| !matches!(b, b' '..=b'~' | b'\n'))
+        .unwrap_or(bytes.len())
 }
 
 /// Whether [`printable`] escapes `c`.
@@ -154,6 +171,25 @@ mod tests {
             let plain_kept: String = plain.chars().filter(|&c| c != '\\').collect();
             proptest::prop_assert!(is_subsequence(&plain_kept, &kept), "{:?} -> {:?}", text, shown);
             proptest::prop_assert_eq!(printable(&shown), shown.clone());
+        }
+    }
+
+    proptest::proptest! {
+        // The writer's shortcut for plain ASCII changes nothing: whatever
+        // the octets, it writes what `printable` makes of their text.
+        #[test]
+        fn the_writer_writes_what_printable_shows(bytes in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::arbitrary::any::<u8>(),
+                proptest::sample::select(&[b'\t', b'\n', b'\r', 0x7f, b' ', b'~', b'a'][..]),
+            ],
+            0..64,
+        )) {
+            use std::io::Write as _;
+            let mut out = Vec::new();
+            Escaped(&mut out).write_all(&bytes).unwrap();
+            let want = printable(&String::from_utf8_lossy(&bytes)).into_owned();
+            proptest::prop_assert_eq!(String::from_utf8(out).unwrap(), want);
         }
     }
 

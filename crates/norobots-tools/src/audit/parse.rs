@@ -92,13 +92,34 @@ impl fmt::Display for Timestamp {
         let days = self.0.div_euclid(86_400);
         let secs = self.0.rem_euclid(86_400);
         let (y, m, d) = civil_from_days(days);
-        write!(
-            f,
-            "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-            secs / 3600,
-            secs / 60 % 60,
-            secs % 60
-        )
+        if !(0..=9999).contains(&y) {
+            return write!(
+                f,
+                "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+                secs / 3600,
+                secs / 60 % 60,
+                secs % 60
+            );
+        }
+        // Digits into a buffer and one write, not six padded integers
+        // through the formatter: a report of a million robots writes four
+        // million times, and this was a fifth of its time.
+        let mut text = *b"0000-00-00T00:00:00Z";
+        for (at, width, value) in [
+            (0, 4, y),
+            (5, 2, m),
+            (8, 2, d),
+            (11, 2, secs / 3600),
+            (14, 2, secs / 60 % 60),
+            (17, 2, secs % 60),
+        ] {
+            let mut value = value;
+            for digit in text[at..at + width].iter_mut().rev() {
+                *digit = b'0' + (value % 10) as u8;
+                value /= 10;
+            }
+        }
+        f.write_str(std::str::from_utf8(&text).map_err(|_| fmt::Error)?)
     }
 }
 
@@ -586,6 +607,34 @@ mod tests {
             parse_line(b"h - - [32/Oct/2000:13:55:36 -0700] \"GET /\" 200 1").unwrap_err(),
             LineError::BadDate
         );
+    }
+
+    #[test]
+    fn timestamps_are_written_as_the_formatter_would_write_them() {
+        let formatted = |t: i64| {
+            let (days, secs) = (t.div_euclid(86_400), t.rem_euclid(86_400));
+            let (y, m, d) = civil_from_days(days);
+            let (h, min, s) = (secs / 3600, secs / 60 % 60, secs % 60);
+            format!("{y:04}-{m:02}-{d:02}T{h:02}:{min:02}:{s:02}Z")
+        };
+        // Year 0 to 9999 take the digits; the rest, the formatter.
+        let year_0 = -62_167_219_200;
+        let year_10000 = 253_402_300_800;
+        let mut seconds = vec![0, 59, 86_399, 951_782_399, year_0, year_0 - 1];
+        seconds.extend([year_10000, year_10000 - 1, i64::MIN / 2, i64::MAX / 2]);
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            seconds.push((x % 400_000_000_000) as i64 - 100_000_000_000);
+        }
+        for t in seconds {
+            assert_eq!(Timestamp(t).to_string(), formatted(t), "{t}");
+        }
+        assert_eq!(Timestamp(year_0).to_string(), "0000-01-01T00:00:00Z");
+        assert_eq!(Timestamp(year_0 - 1).to_string(), "-001-12-31T23:59:59Z");
+        assert_eq!(Timestamp(year_10000).to_string(), "10000-01-01T00:00:00Z");
     }
 
     #[test]
