@@ -67,10 +67,12 @@ mod report;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
+use std::hash::{BuildHasher, RandomState};
 use std::io::{self, Read};
 use std::sync::Arc;
 use std::time::Instant;
 
+use hashbrown::HashTable;
 use norobots::{Matcher, Robots, RuleRef};
 
 use client::Client;
@@ -143,11 +145,13 @@ impl Default for AuditOptions {
 pub struct Auditor {
     options: AuditOptions,
     matchers: Matchers,
-    /// Client id by `token \0 address`.
-    client_ids: HashMap<Box<str>, usize>,
+    /// Client ids with the hash of the client's (token, address). The
+    /// clients hold their keys, so the index does not hold a copy of each;
+    /// the hash is kept so that growing the index reads no client.
+    client_ids: HashTable<(u64, usize)>,
+    /// Keyed, as `HashMap`'s own: the keys come from strangers.
+    hasher: RandomState,
     clients: Vec<Client>,
-    /// Reused for building the client key, so a lookup does not allocate.
-    key: String,
     /// Reused for targets that must be rewritten before matching.
     url: Vec<u8>,
     /// The text of each rule quoted in an example, once: a big log has
@@ -176,9 +180,9 @@ impl Auditor {
         Auditor {
             options,
             matchers: Matchers::new(robots),
-            client_ids: HashMap::new(),
+            client_ids: HashTable::new(),
+            hasher: RandomState::new(),
             clients: Vec::new(),
-            key: String::new(),
             url: Vec::new(),
             rule_texts: HashSet::new(),
             rule_text: String::new(),
@@ -263,7 +267,7 @@ impl Auditor {
         }
         totals.elapsed = self.started.elapsed();
         // The index of clients is not needed past here; freed before the
-        // reports are built, it does not add to the peak (a key per client).
+        // reports are built, it does not add to the peak.
         drop(self.client_ids);
         let mut humans = HumanSummary::default();
         // Sized once: growing by doubling would hold the old and the new
@@ -359,17 +363,17 @@ impl Auditor {
     /// The client for (token, address), created on its first request.
     fn client_id(&mut self, token: &Arc<str>, host: &[u8], time: Timestamp) -> usize {
         let host = text(host);
-        self.key.clear();
-        self.key.push_str(token);
-        self.key.push('\0');
-        self.key.push_str(&host);
-        if let Some(&id) = self.client_ids.get(self.key.as_str()) {
+        let hash = self.hasher.hash_one((&**token, &*host));
+        let clients = &self.clients;
+        if let Some(&(_, id)) = self.client_ids.find(hash, |&(h, id)| {
+            h == hash && clients[id].key() == (&**token, &*host)
+        }) {
             return id;
         }
         let id = self.clients.len();
         self.clients
             .push(Client::new(Arc::clone(token), &host, time));
-        self.client_ids.insert(self.key.as_str().into(), id);
+        self.client_ids.insert_unique(hash, (hash, id), |&(h, _)| h);
         id
     }
 }

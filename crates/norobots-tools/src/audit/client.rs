@@ -165,6 +165,11 @@ impl Client {
         }
     }
 
+    /// What tells clients apart: the product token and the address.
+    pub(crate) fn key(&self) -> (&str, &str) {
+        (&self.token, &self.address)
+    }
+
     /// Counts a request at `time` from `user_agent` (`None`: no header).
     pub(crate) fn saw(&mut self, time: Timestamp, user_agent: Option<&Arc<str>>, bot_like: bool) {
         self.requests += 1;
