@@ -156,6 +156,13 @@ pub fn audit(data: &[u8]) {
                 )
             };
             assert!(key(&pair[0]) <= key(&pair[1]), "robots out of order");
+            // Ties are broken by (token, address), which no two robots
+            // share: the order is total, so the unstable sort is
+            // deterministic.
+            if key(&pair[0]) == key(&pair[1]) {
+                let name = |r: &'_ RobotReport| (r.token.clone(), r.address.clone());
+                assert!(name(&pair[0]) < name(&pair[1]), "robots tie");
+            }
         }
         for r in &report.robots {
             assert!(r.examples.len() <= options.max_examples);
