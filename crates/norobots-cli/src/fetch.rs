@@ -119,6 +119,13 @@ pub fn report(out: &mut impl Write, entry: &Entry, agent: &str) -> io::Result<()
         if let Some(delay) = group.crawl_delay() {
             writeln!(out, "  delay      {delay} s")?;
         }
+        if let Some(rate) = group.request_rate() {
+            writeln!(out, "  rate       {} per {} s", rate.requests, rate.seconds)?;
+        }
+        if let Some(window) = group.visit_time() {
+            let (start, end) = crate::parse::visit_window(window);
+            writeln!(out, "  visit      {start}-{end} UTC")?;
+        }
     }
     for sitemap in robots.sitemaps() {
         writeln!(out, "sitemap      {}", sitemap.value())?;
@@ -161,7 +168,7 @@ mod tests {
             &origin,
             200,
             Default::default(),
-            b"User-agent: FooBot\nDisallow: /foo\nCrawl-delay: 2\n\nUser-agent: *\nDisallow: /\nSitemap: http://a.test/s.xml\n",
+            b"User-agent: FooBot\nDisallow: /foo\nCrawl-delay: 2\nRequest-rate: 1/5s\nVisit-time: 0100-0330\n\nUser-agent: *\nDisallow: /\nSitemap: http://a.test/s.xml\n",
         );
         let entry = cache.entry("http://a.test/").unwrap().unwrap();
         let mut out = Vec::new();
@@ -176,8 +183,8 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("fresh for    1d 0h"), "{text}");
-        assert!(text.contains("group        line 1: User-agent: FooBot\n  rule       line 2: Disallow: /foo\n  delay      2 s\n"), "{text}");
-        assert!(!text.contains("line 6"), "{text}");
+        assert!(text.contains("group        line 1: User-agent: FooBot\n  rule       line 2: Disallow: /foo\n  delay      2 s\n  rate       1 per 5 s\n  visit      0100-0330 UTC\n"), "{text}");
+        assert!(!text.contains("line 8"), "{text}");
         assert!(
             text.ends_with("sitemap      http://a.test/s.xml\n"),
             "{text}"

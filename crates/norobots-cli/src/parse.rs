@@ -178,7 +178,7 @@ impl Serialize for GroupJson<'_> {
 }
 
 /// The window as `hhmm` strings, the way robots files write it.
-fn visit_window(window: VisitTime) -> (String, String) {
+pub(crate) fn visit_window(window: VisitTime) -> (String, String) {
     let hhmm = |minute: u16| format!("{:02}{:02}", minute / 60, minute % 60);
     (hhmm(window.start_minute), hhmm(window.end_minute))
 }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use http::header::{HeaderMap, HeaderValue, IF_MODIFIED_SINCE, IF_NONE_MATCH, USER_AGENT};
 use http_cache_semantics::{AfterResponse, BeforeRequest, CacheOptions, CachePolicy};
-use norobots::{Dialect, Matcher, ParseOptions, Robots, RuleKind};
+use norobots::{Dialect, Matcher, ParseOptions, RequestRate, Robots, RuleKind, VisitTime};
 use tracing::debug;
 use url::Url;
 
@@ -434,6 +434,33 @@ impl Entry {
     /// ```
     pub fn crawl_delay(&self, agent: &str) -> Option<f64> {
         self.with_matcher(agent, |m| m.crawl_delay())
+    }
+
+    /// The request rate the file sets for `agent`, if any.
+    ///
+    /// ```
+    /// # let cache = norobots_fetch::RobotsCache::new(Default::default()).unwrap();
+    /// # let origin = norobots_fetch::Origin::of("http://a.example/").unwrap();
+    /// cache.insert(&origin, 200, Default::default(), b"User-agent: *\nRequest-rate: 3/1m\n");
+    /// let entry = cache.entry("http://a.example/").unwrap().unwrap();
+    /// let rate = entry.request_rate("FooBot").unwrap();
+    /// assert_eq!((rate.requests, rate.seconds), (3, 60));
+    /// ```
+    pub fn request_rate(&self, agent: &str) -> Option<RequestRate> {
+        self.with_matcher(agent, |m| m.request_rate())
+    }
+
+    /// The visit-time window the file sets for `agent`, if any.
+    ///
+    /// ```
+    /// # let cache = norobots_fetch::RobotsCache::new(Default::default()).unwrap();
+    /// # let origin = norobots_fetch::Origin::of("http://a.example/").unwrap();
+    /// cache.insert(&origin, 200, Default::default(), b"User-agent: *\nVisit-time: 0200-0400\n");
+    /// let entry = cache.entry("http://a.example/").unwrap().unwrap();
+    /// assert!(entry.visit_time("FooBot").unwrap().contains(3 * 60));
+    /// ```
+    pub fn visit_time(&self, agent: &str) -> Option<VisitTime> {
+        self.with_matcher(agent, |m| m.visit_time())
     }
 
     /// Runs `f` with the compiled matcher for `agent`, compiling it on first

@@ -20,7 +20,7 @@ use crate::pattern::{
     index_html_rule, normalize, path_of, rewrite_pattern, Glob, OctetFilter, Parts,
 };
 use crate::scan::common_prefix;
-use crate::{Dialect, Robots, RuleKind};
+use crate::{Dialect, RequestRate, Robots, RuleKind, VisitTime};
 
 /// The compiled rules of one robot.
 ///
@@ -85,6 +85,8 @@ pub struct Matcher {
     /// The text of the rules that are not valid UTF-8 on their own.
     lossy: String,
     crawl_delay: Option<f64>,
+    request_rate: Option<RequestRate>,
+    visit_time: Option<VisitTime>,
     matched_group: bool,
 }
 
@@ -462,6 +464,8 @@ impl Matcher {
             rules: Vec::new(),
             lossy: String::new(),
             crawl_delay: None,
+            request_rate: None,
+            visit_time: None,
             matched_group: groups.specific,
         };
         let n_rules: usize = groups
@@ -481,9 +485,11 @@ impl Matcher {
         let mut rewritten = Vec::new();
         for &g in &groups.indices {
             let group = &robots.groups[g];
-            if m.crawl_delay.is_none() {
-                m.crawl_delay = group.crawl_delay;
-            }
+            // Each from the first group that gives it: where rfc9309
+            // merges groups, a pace set in one is not undone by another.
+            m.crawl_delay = m.crawl_delay.or(group.crawl_delay);
+            m.request_rate = m.request_rate.or(group.request_rate);
+            m.visit_time = m.visit_time.or(group.visit_time);
             for rule in &robots.rules[group.rules.0 as usize..group.rules.1 as usize] {
                 let raw = robots.bytes(rule.span);
                 if raw.is_empty() || m.rules.len() >= u32::MAX as usize - 1 {
@@ -1035,6 +1041,32 @@ impl Matcher {
         self.crawl_delay
     }
 
+    /// The `Request-rate` of the first group that applies and gives one: at
+    /// most so many documents per so many seconds.
+    ///
+    /// ```
+    /// use norobots::RequestRate;
+    ///
+    /// let robots = norobots::Robots::parse(b"User-agent: *\nRequest-rate: 1/10m\n");
+    /// let rate = robots.matcher("bot").request_rate();
+    /// assert_eq!(rate, Some(RequestRate { requests: 1, seconds: 600 }));
+    /// ```
+    pub fn request_rate(&self) -> Option<RequestRate> {
+        self.request_rate
+    }
+
+    /// The `Visit-time` of the first group that applies and gives one: the
+    /// window (UTC) in which the site prefers visits.
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"User-agent: *\nVisit-time: 0100-0330\n");
+    /// let window = robots.matcher("bot").visit_time().unwrap();
+    /// assert_eq!((window.start_minute, window.end_minute), (60, 210));
+    /// ```
+    pub fn visit_time(&self) -> Option<VisitTime> {
+        self.visit_time
+    }
+
     /// Whether a group names this robot (as opposed to the `*` group, or
     /// none, applying).
     ///
@@ -1065,6 +1097,8 @@ impl fmt::Debug for Matcher {
             .field("rules", &self.rules.len())
             .field("nodes", &self.nodes.len())
             .field("crawl_delay", &self.crawl_delay)
+            .field("request_rate", &self.request_rate)
+            .field("visit_time", &self.visit_time)
             .finish()
     }
 }
@@ -1439,6 +1473,31 @@ mod tests {
         let body = "User-agent: bot\nDisallow: /a\n\nUser-agent: bot\nDisallow: /b\n";
         assert!(!allowed(Dialect::Rfc9309, body, "bot", "/b"));
         assert!(allowed(Dialect::Draft1996, body, "bot", "/b"));
+    }
+
+    // The pace follows the groups the rules come from (RFC 9309 2.2.1
+    // merges every group that names the robot; the 1996 draft 3.2.1 takes
+    // the first record): each value from the first of them that gives it,
+    // the `*` group's only when no group names the robot.
+    #[test]
+    fn pace_comes_from_the_first_applying_group_that_gives_it() {
+        let body = b"User-agent: bot\nCrawl-delay: 2\nDisallow: /a\n\n\
+            User-agent: *\nCrawl-delay: 7\nRequest-rate: 9/1s\nVisit-time: 0000-0100\nDisallow: /c\n\n\
+            User-agent: bot\nCrawl-delay: 5\nRequest-rate: 1/10m\nVisit-time: 2300-0130\nDisallow: /d\n\n\
+            User-agent: bot\nRequest-rate: 2/1s\nVisit-time: 0500-0600\n";
+        let pace = |d: Dialect, agent: &str| {
+            let m = Robots::parse_with(body, &ParseOptions::new(d)).matcher(agent);
+            let rate = m.request_rate().map(|r| (r.requests, r.seconds));
+            let window = m.visit_time().map(|v| (v.start_minute, v.end_minute));
+            (m.crawl_delay(), rate, window)
+        };
+        let merged = (Some(2.0), Some((1, 600)), Some((23 * 60, 90)));
+        assert_eq!(pace(Dialect::Rfc9309, "bot"), merged);
+        assert_eq!(pace(Dialect::Google, "bot"), merged);
+        assert_eq!(pace(Dialect::Draft1996, "bot"), (Some(2.0), None, None));
+        let star = (Some(7.0), Some((9, 1)), Some((0, 60)));
+        assert_eq!(pace(Dialect::Rfc9309, "other"), star);
+        assert_eq!(pace(Dialect::Draft1996, "other"), star);
     }
 
     // Rewritten patterns (RFC 9309 2.2.2: `%xx` of unreserved octets compare
