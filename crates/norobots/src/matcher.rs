@@ -1236,37 +1236,47 @@ pub(crate) struct Selected {
 }
 
 /// The groups whose rules apply to the robot `name`, per dialect.
+///
+/// One pass over the agents: files that shut out hundreds of robots by
+/// name, a group each, are common, and for every robot they do not name
+/// the `*` group is the answer.
 pub(crate) fn select_groups(robots: &Robots, name: &str) -> Selected {
     let dialect = robots.dialect;
-    let agents = |g: &crate::robots::GroupData| {
-        robots.agents[g.agents.0 as usize..g.agents.1 as usize]
-            .iter()
-            .map(|&s| robots.bytes(s))
-    };
-    let specific = |g: &crate::robots::GroupData| {
-        agents(g).any(|v| !agent::is_global(dialect, v) && agent::names(dialect, v, name))
-    };
-    let global = |g: &crate::robots::GroupData| agents(g).any(|v| agent::is_global(dialect, v));
-    let groups = &robots.groups;
-    let pick = |f: &dyn Fn(&crate::robots::GroupData) -> bool| -> Vec<usize> {
-        if dialect.is_legacy() {
-            // The first matching record wins (draft 3.2.1); the 1994 text
-            // allows only one per robot, so the first is the reading.
-            groups.iter().position(f).into_iter().collect()
-        } else {
-            (0..groups.len()).filter(|&i| f(&groups[i])).collect()
+    let mut named = Vec::new();
+    let mut star = Vec::new();
+    for (i, g) in robots.groups.iter().enumerate() {
+        let (mut names, mut global) = (false, false);
+        for &span in &robots.agents[g.agents.0 as usize..g.agents.1 as usize] {
+            let value = robots.bytes(span);
+            if agent::is_global(dialect, value) {
+                global = true;
+            } else if !names && agent::names(dialect, value, name) {
+                names = true;
+            }
         }
-    };
-    let indices = pick(&specific);
-    if !indices.is_empty() {
-        return Selected {
-            indices,
-            specific: true,
-        };
+        if names {
+            named.push(i);
+            if dialect.is_legacy() {
+                // The first matching record wins (draft 3.2.1); the 1994
+                // text allows only one per robot, so the first is the
+                // reading.
+                break;
+            }
+        } else if global && (star.is_empty() || !dialect.is_legacy()) {
+            // Every `*` group counts, or in the legacy dialects the first.
+            star.push(i);
+        }
     }
-    Selected {
-        indices: pick(&global),
-        specific: false,
+    if named.is_empty() {
+        Selected {
+            indices: star,
+            specific: false,
+        }
+    } else {
+        Selected {
+            indices: named,
+            specific: true,
+        }
     }
 }
 
