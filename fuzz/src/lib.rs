@@ -67,8 +67,16 @@ pub fn run(dialect: Dialect, data: &[u8]) {
     assert_eq!(matcher.dialect(), dialect);
     if let Some(delay) = matcher.crawl_delay() {
         assert!(delay.is_finite() && delay >= 0.0);
-        assert!(robots.groups().any(|g| g.crawl_delay() == Some(delay)));
     }
+    // The matcher's pace is that of the groups `groups_for` lists, each
+    // value from the first of them that gives it.
+    let groups = robots.groups_for(&agent);
+    let first_delay = groups.iter().find_map(|g| g.crawl_delay());
+    assert_eq!(matcher.crawl_delay(), first_delay);
+    let first_rate = groups.iter().find_map(|g| g.request_rate());
+    assert_eq!(matcher.request_rate(), first_rate);
+    let first_window = groups.iter().find_map(|g| g.visit_time());
+    assert_eq!(matcher.visit_time(), first_window);
     for url in &urls {
         let verdict = matcher.check_bytes(url);
         let shown = String::from_utf8_lossy(url);
