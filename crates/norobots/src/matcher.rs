@@ -88,6 +88,11 @@ pub struct Matcher {
     request_rate: Option<RequestRate>,
     visit_time: Option<VisitTime>,
     matched_group: bool,
+    /// Whether some rule is a `Disallow`. Of the benchmark's 4,000 corpus
+    /// files, 816 have none for Googlebot (644 no rule for it at all, 172
+    /// only `Allow` lines): every URL is allowed there, and `is_allowed`
+    /// need not read it.
+    disallows: bool,
 }
 
 /// What a check reads at every level of the trie, in 32 octets (two nodes
@@ -467,6 +472,7 @@ impl Matcher {
             request_rate: None,
             visit_time: None,
             matched_group: groups.specific,
+            disallows: false,
         };
         let n_rules: usize = groups
             .indices
@@ -535,6 +541,7 @@ impl Matcher {
         if !rewritten.is_empty() {
             m.arena = [&robots.body[..], &rewritten].concat().into();
         }
+        m.disallows = m.rules.iter().any(|r| r.kind == RuleKind::Disallow);
         m.build(&mut build, ordinal_bits);
         build.keep();
         m
@@ -968,6 +975,9 @@ impl Matcher {
     /// assert!(m.is_allowed("https://example.com/caf\u{e9}/menu"));
     /// ```
     pub fn is_allowed_bytes(&self, url: &[u8]) -> bool {
+        if !self.disallows {
+            return true;
+        }
         let rank = self.rank_of_url(url);
         rank == 0 || self.rule_of(rank).kind == RuleKind::Allow
     }
@@ -998,7 +1008,12 @@ impl Matcher {
     /// assert_eq!((v.allowed, v.rule.unwrap().pattern), (false, "/caf%E9"));
     /// ```
     pub fn check_bytes(&self, url: &[u8]) -> Verdict<'_> {
-        let rank = self.rank_of_url(url);
+        // No rule, nothing to read the URL for.
+        let rank = if self.rules.is_empty() {
+            0
+        } else {
+            self.rank_of_url(url)
+        };
         if rank == 0 {
             return Verdict {
                 allowed: true,
@@ -1483,6 +1498,44 @@ mod tests {
         let body = "User-agent: bot\nDisallow: /a\n\nUser-agent: bot\nDisallow: /b\n";
         assert!(!allowed(Dialect::Rfc9309, body, "bot", "/b"));
         assert!(allowed(Dialect::Draft1996, body, "bot", "/b"));
+    }
+
+    // A matcher with no `Disallow` answers "allowed" without reading the
+    // URL, and `check` still names the `Allow` that decided; one
+    // `Disallow` among them, or only in the group the robot does not use,
+    // changes that as each dialect says.
+    #[test]
+    fn only_a_disallow_disallows_in_every_dialect() {
+        let urls = ["/", "/a", "/b/c?d", "https://example.com/robots.txt", "*"];
+        for d in Dialect::ALL {
+            for body in [
+                "",
+                "User-agent: *\nAllow: /a\n",
+                "User-agent: *\nDisallow:\n",
+            ] {
+                let robots = Robots::parse_with(body.as_bytes(), &ParseOptions::new(d));
+                let m = robots.matcher("bot");
+                for url in urls {
+                    assert!(m.is_allowed(url), "{d} {body:?} {url}");
+                    let v = m.check(url);
+                    assert!(v.allowed, "{d} {body:?} {url}");
+                    let by_allow =
+                        body.contains("Allow: /a") && url == "/a" && d != Dialect::Norobots1994;
+                    assert_eq!(
+                        v.rule.map(|r| r.line),
+                        by_allow.then_some(2),
+                        "{d} {body:?} {url}"
+                    );
+                }
+            }
+            let body = "User-agent: bot\nAllow: /\n\nUser-agent: *\nDisallow: /\n";
+            let robots = Robots::parse_with(body.as_bytes(), &ParseOptions::new(d));
+            assert!(robots.matcher("bot").is_allowed("/a"), "{d}");
+            assert!(!robots.matcher("other").is_allowed("/a"), "{d}");
+            let body = "User-agent: *\nDisallow: /b/c\nAllow: /a\nAllow: /b\n";
+            let robots = Robots::parse_with(body.as_bytes(), &ParseOptions::new(d));
+            assert!(!robots.matcher("bot").is_allowed("/b/c"), "{d}");
+        }
     }
 
     // The pace follows the groups the rules come from (RFC 9309 2.2.1
