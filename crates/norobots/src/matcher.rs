@@ -447,12 +447,34 @@ impl Matcher {
         Matcher::compile(robots, agent, u32::BITS)
     }
 
+    /// The matcher for the first of `agents` that a group names, else for
+    /// the `*` groups (see [`Robots::matcher_first_of`]).
+    pub(crate) fn first_of(robots: &Robots, agents: &[&str]) -> Matcher {
+        let dialect = robots.dialect;
+        let mut groups = None;
+        for &agent in agents {
+            let selected = select_groups(robots, Some(agent::caller_name(dialect, agent)));
+            if selected.specific {
+                groups = Some(selected);
+                break;
+            }
+            // Every agent the file does not name gets the same `*` groups.
+            groups.get_or_insert(selected);
+        }
+        let groups = groups.unwrap_or_else(|| select_groups(robots, None));
+        Matcher::with_groups(robots, groups, u32::BITS)
+    }
+
     /// [`Matcher::new`], packing ranks into `ordinal_bits` bits where they
     /// fit (tests make that fail on small files).
     fn compile(robots: &Robots, agent: &str, ordinal_bits: u32) -> Matcher {
+        let name = agent::caller_name(robots.dialect, agent);
+        Matcher::with_groups(robots, select_groups(robots, Some(name)), ordinal_bits)
+    }
+
+    /// Compiles the rules of the groups `groups` selected.
+    fn with_groups(robots: &Robots, groups: Selected, ordinal_bits: u32) -> Matcher {
         let dialect = robots.dialect;
-        let name = agent::caller_name(dialect, agent);
-        let groups = select_groups(robots, name);
         let mut m = Matcher {
             dialect,
             arena: Arc::clone(&robots.body),
@@ -1250,12 +1272,13 @@ pub(crate) struct Selected {
     specific: bool,
 }
 
-/// The groups whose rules apply to the robot `name`, per dialect.
+/// The groups whose rules apply to the robot `name`, per dialect; with no
+/// name, the `*` groups.
 ///
 /// One pass over the agents: files that shut out hundreds of robots by
 /// name, a group each, are common, and for every robot they do not name
 /// the `*` group is the answer.
-pub(crate) fn select_groups(robots: &Robots, name: &str) -> Selected {
+pub(crate) fn select_groups(robots: &Robots, name: Option<&str>) -> Selected {
     let dialect = robots.dialect;
     let mut named = Vec::new();
     let mut star = Vec::new();
@@ -1265,7 +1288,7 @@ pub(crate) fn select_groups(robots: &Robots, name: &str) -> Selected {
             let value = robots.bytes(span);
             if agent::is_global(dialect, value) {
                 global = true;
-            } else if !names && agent::names(dialect, value, name) {
+            } else if !names && name.is_some_and(|name| agent::names(dialect, value, name)) {
                 names = true;
             }
         }
@@ -1498,6 +1521,50 @@ mod tests {
         let body = "User-agent: bot\nDisallow: /a\n\nUser-agent: bot\nDisallow: /b\n";
         assert!(!allowed(Dialect::Rfc9309, body, "bot", "/b"));
         assert!(allowed(Dialect::Draft1996, body, "bot", "/b"));
+    }
+
+    // A crawler with several tokens follows the first that a group names,
+    // else `*`, and never a merge of two agents' groups (the choice of
+    // `Robots::matcher_first_of`; the texts know one robot at a time); one
+    // agent alone is `Robots::matcher`.
+    #[test]
+    fn the_first_agent_named_decides_else_the_star_groups() {
+        let body = "User-agent: ExampleBot\nDisallow: /bot\nCrawl-delay: 1\n\n\
+                    User-agent: ExampleBot-Image\nDisallow: /image\n\n\
+                    User-agent: (odd)\nDisallow: /odd\n\n\
+                    User-agent: *\nDisallow: /star\nCrawl-delay: 3\n";
+        let paths = ["/bot", "/image", "/odd", "/star", "/free"];
+        let disallowed =
+            |m: &Matcher| -> Vec<&str> { paths.into_iter().filter(|p| !m.is_allowed(p)).collect() };
+        for d in Dialect::ALL {
+            let robots = Robots::parse_with(body.as_bytes(), &ParseOptions::new(d));
+            for agent in [
+                "ExampleBot/2.0",
+                "ExampleBot-Image",
+                "ExampleBot-News",
+                "Other",
+                "",
+            ] {
+                let (one, chain) = (robots.matcher(agent), robots.matcher_first_of(&[agent]));
+                assert_eq!(disallowed(&one), disallowed(&chain), "{d} {agent:?}");
+                assert_eq!(one.names_robot(), chain.names_robot(), "{d} {agent:?}");
+                assert_eq!(one.crawl_delay(), chain.crawl_delay(), "{d} {agent:?}");
+            }
+            let first = |agents: &[&str]| disallowed(&robots.matcher_first_of(agents));
+            assert_eq!(
+                first(&["ExampleBot-Image", "ExampleBot"]),
+                ["/image"],
+                "{d}"
+            );
+            assert_eq!(first(&["ExampleBot-News", "ExampleBot"]), ["/bot"], "{d}");
+            assert_eq!(first(&["ExampleBot", "ExampleBot-Image"]), ["/bot"], "{d}");
+            assert_eq!(first(&["Other", "Another"]), ["/star"], "{d}");
+            // No agent names no group, not even one whose token is empty.
+            assert_eq!(first(&[]), ["/star"], "{d}");
+            let none = robots.matcher_first_of(&[]);
+            assert!(!none.names_robot());
+            assert_eq!(none.crawl_delay(), Some(3.0), "{d}");
+        }
     }
 
     // A matcher with no `Disallow` answers "allowed" without reading the

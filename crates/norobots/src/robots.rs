@@ -192,6 +192,32 @@ impl Robots {
         Matcher::new(self, agent)
     }
 
+    /// The matcher for the first of `agents` that some group of the file
+    /// names, each read as [`Robots::matcher`] reads it; when the file names
+    /// none of them, the matcher for the `*` groups, which every robot
+    /// shares. A crawler that answers to several tokens gives them from the
+    /// most specific on: `["ExampleBot-Image", "ExampleBot"]` follows a
+    /// group for `ExampleBot-Image` where the file has one, else the groups
+    /// for `ExampleBot`, else `*`. Groups of different agents are not
+    /// merged: only the first agent named counts.
+    ///
+    /// ```
+    /// let body = b"User-agent: ExampleBot\nDisallow: /private/\n\n\
+    ///              User-agent: *\nDisallow: /\n";
+    /// let robots = norobots::Robots::parse(body);
+    /// let images = robots.matcher_first_of(&["ExampleBot-Image/1.0", "ExampleBot/1.0"]);
+    /// assert!(images.names_robot());
+    /// assert!(images.is_allowed("/photo.jpg"));
+    /// assert!(!images.is_allowed("/private/photo.jpg"));
+    ///
+    /// // A robot the file does not name, and no robot at all: the `*` group.
+    /// assert!(!robots.matcher_first_of(&["OtherBot"]).is_allowed("/photo.jpg"));
+    /// assert!(!robots.matcher_first_of(&[]).is_allowed("/photo.jpg"));
+    /// ```
+    pub fn matcher_first_of(&self, agents: &[&str]) -> Matcher {
+        Matcher::first_of(self, agents)
+    }
+
     /// The groups whose rules apply to `agent`, read as [`Robots::matcher`]
     /// reads it: the groups that name the robot, else the `*` groups (in
     /// the legacy dialects, only the first record of either kind). Empty
@@ -206,7 +232,7 @@ impl Robots {
     /// ```
     pub fn groups_for(&self, agent: &str) -> Vec<Group<'_>> {
         let name = crate::agent::caller_name(self.dialect, agent);
-        crate::matcher::select_groups(self, name)
+        crate::matcher::select_groups(self, Some(name))
             .indices
             .into_iter()
             .map(|i| Group {
