@@ -128,6 +128,12 @@ pub fn run(dialect: Dialect, data: &[u8]) {
             );
         }
     }
+    // One agent alone is the same matcher, by either door.
+    let chain = robots.matcher_first_of(&[&agent]);
+    assert_eq!(chain.names_robot(), matcher.names_robot());
+    for url in &urls {
+        assert_eq!(chain.check_bytes(url), matcher.check_bytes(url));
+    }
     // The text API, for the URLs that are text.
     let text_urls: Vec<&str> = urls
         .iter()
