@@ -443,37 +443,17 @@ const KEEP_SCRATCH: usize = 16 << 10;
 const MAX_PRIORITY: u64 = (1 << 30) - 1;
 
 impl Matcher {
-    pub(crate) fn new(robots: &Robots, agent: &str) -> Matcher {
-        Matcher::compile(robots, agent, u32::BITS)
-    }
-
     /// The matcher for the first of `agents` that a group names, else for
-    /// the `*` groups (see [`Robots::matcher_first_of`]).
-    pub(crate) fn first_of(robots: &Robots, agents: &[&str]) -> Matcher {
-        let dialect = robots.dialect;
-        let mut groups = None;
-        for &agent in agents {
-            let selected = select_groups(robots, Some(agent::caller_name(dialect, agent)));
-            if selected.specific {
-                groups = Some(selected);
-                break;
-            }
-            // Every agent the file does not name gets the same `*` groups.
-            groups.get_or_insert(selected);
-        }
-        let groups = groups.unwrap_or_else(|| select_groups(robots, None));
-        Matcher::with_groups(robots, groups, u32::BITS)
+    /// the `*` groups: [`Robots::matcher`] gives one agent,
+    /// [`Robots::matcher_first_of`] several.
+    pub(crate) fn new(robots: &Robots, agents: &[&str]) -> Matcher {
+        Matcher::compile(robots, agents, u32::BITS)
     }
 
     /// [`Matcher::new`], packing ranks into `ordinal_bits` bits where they
     /// fit (tests make that fail on small files).
-    fn compile(robots: &Robots, agent: &str, ordinal_bits: u32) -> Matcher {
-        let name = agent::caller_name(robots.dialect, agent);
-        Matcher::with_groups(robots, select_groups(robots, Some(name)), ordinal_bits)
-    }
-
-    /// Compiles the rules of the groups `groups` selected.
-    fn with_groups(robots: &Robots, groups: Selected, ordinal_bits: u32) -> Matcher {
+    fn compile(robots: &Robots, agents: &[&str], ordinal_bits: u32) -> Matcher {
+        let groups = select_first_of(robots, agents);
         let dialect = robots.dialect;
         let mut m = Matcher {
             dialect,
@@ -1030,12 +1010,7 @@ impl Matcher {
     /// assert_eq!((v.allowed, v.rule.unwrap().pattern), (false, "/caf%E9"));
     /// ```
     pub fn check_bytes(&self, url: &[u8]) -> Verdict<'_> {
-        // No rule, nothing to read the URL for.
-        let rank = if self.rules.is_empty() {
-            0
-        } else {
-            self.rank_of_url(url)
-        };
+        let rank = self.rank_of_url(url);
         if rank == 0 {
             return Verdict {
                 allowed: true,
@@ -1055,6 +1030,10 @@ impl Matcher {
 
     /// The deciding rule's rank for `url`, 0 when none decides.
     fn rank_of_url(&self, url: &[u8]) -> u32 {
+        if self.rules.is_empty() {
+            // No rule, nothing to read the URL for.
+            return 0;
+        }
         with_path(self.dialect, url, |path| self.decide(path))
     }
 
@@ -1270,6 +1249,21 @@ fn find_byte(byte: u8, bytes: &[u8]) -> Option<usize> {
 pub(crate) struct Selected {
     pub(crate) indices: Vec<usize>,
     specific: bool,
+}
+
+/// The groups of the first of `agents` that the file names, else the `*`
+/// groups; an empty list names no group.
+fn select_first_of(robots: &Robots, agents: &[&str]) -> Selected {
+    let mut star = None;
+    for &agent in agents {
+        let selected = select_groups(robots, Some(agent::caller_name(robots.dialect, agent)));
+        if selected.specific {
+            return selected;
+        }
+        // Every agent the file does not name gets the same `*` groups.
+        star.get_or_insert(selected);
+    }
+    star.unwrap_or_else(|| select_groups(robots, None))
 }
 
 /// The groups whose rules apply to the robot `name`, per dialect; with no
@@ -1837,8 +1831,8 @@ mod tests {
         ];
         for d in Dialect::ALL {
             let robots = Robots::parse_with(body.as_bytes(), &ParseOptions::new(d));
-            let packed = Matcher::compile(&robots, "bot", u32::BITS);
-            let dense = Matcher::compile(&robots, "bot", 2);
+            let packed = Matcher::compile(&robots, &["bot"], u32::BITS);
+            let dense = Matcher::compile(&robots, &["bot"], 2);
             assert!(matches!(packed.ordinals, Ordinals::Packed { .. }));
             assert!(matches!(dense.ordinals, Ordinals::Dense(_)));
             for p in paths {

@@ -189,7 +189,7 @@ impl Robots {
     /// assert!(!matcher.is_allowed("https://example.com/page"));
     /// ```
     pub fn matcher(&self, agent: &str) -> Matcher {
-        Matcher::new(self, agent)
+        Matcher::new(self, &[agent])
     }
 
     /// The matcher for the first of `agents` that some group of the file
@@ -215,7 +215,7 @@ impl Robots {
     /// assert!(!robots.matcher_first_of(&[]).is_allowed("/photo.jpg"));
     /// ```
     pub fn matcher_first_of(&self, agents: &[&str]) -> Matcher {
-        Matcher::first_of(self, agents)
+        Matcher::new(self, agents)
     }
 
     /// The groups whose rules apply to `agent`, read as [`Robots::matcher`]
