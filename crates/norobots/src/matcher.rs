@@ -350,20 +350,32 @@ impl fmt::Display for RuleRef<'_> {
 /// the build reads entries in key order, and an index into a side table
 /// would be a cache miss per rule in big files.
 struct Entry {
-    /// The key's first eight octets, big-endian, zero-padded: most sort
-    /// comparisons end here.
-    head: u64,
+    /// The key's first sixteen octets, big-endian, zero-padded, as two
+    /// words: most sort comparisons end here, and the build reads the
+    /// octets, common prefixes and labels of the trie's first levels from
+    /// them instead of from the arena, where each key is a cache miss in a
+    /// big file (sorted, the keys no longer follow the body's order).
+    head: [u64; 2],
     key: (u32, u32),
-    rank: u64,
+    /// The ordinal (see `Ordinals`) of the rule's rank, once the build has
+    /// ranked the entries (the ranks wait in `Build::ranks`): four octets
+    /// where the rank takes eight, so that an entry fits in 32.
+    ordinal: u32,
     what: What,
 }
 
+// Four entries to two cache lines: the sort moves them, and the build reads
+// them in order.
+const _: () = assert!(std::mem::size_of::<Entry>() == 32);
+
+/// What ends at an entry's key: a prefix rule, an exact (`$`) rule, or
+/// else a `*` rule, by the index of its glob in the build's glob table.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum What {
-    Prefix,
-    Exact,
-    /// A `*` rule: its glob's index in the build's glob table.
-    Tail(u32),
+struct What(u32);
+
+impl What {
+    const PREFIX: What = What(u32::MAX);
+    const EXACT: What = What(u32::MAX - 1);
 }
 
 /// A node of the trie still to be built: (node, first entry, end entry,
@@ -376,6 +388,8 @@ type Job = (usize, usize, usize, usize);
 #[derive(Default)]
 struct Build {
     entries: Vec<Entry>,
+    /// The rank of each entry, by its place before the sort.
+    ranks: Vec<u64>,
     globs: Vec<Glob>,
     work: Vec<Job>,
     tails: Vec<Tail>,
@@ -390,6 +404,7 @@ impl Build {
             v.capacity() * std::mem::size_of::<T>()
         }
         bytes(&self.entries)
+            + bytes(&self.ranks)
             + bytes(&self.globs)
             + bytes(&self.work)
             + bytes(&self.tails)
@@ -405,6 +420,7 @@ impl Build {
             return;
         }
         self.entries.clear();
+        self.ranks.clear();
         self.globs.clear();
         self.work.clear();
         self.tails.clear();
@@ -555,31 +571,34 @@ impl Matcher {
         let literal = parts.literal;
         let key = (at, at + literal.len() as u32);
         // Big-endian, so that heads order as the keys do.
-        let head = u64::from_be_bytes(first_eight(literal));
+        let word = |at: usize| u64::from_be_bytes(first_eight(literal.get(at..).unwrap_or(&[])));
+        let head = [word(0), word(8)];
         let mut push = |what| {
             build.entries.push(Entry {
                 head,
                 key,
-                rank,
+                ordinal: 0,
                 what,
-            })
+            });
+            build.ranks.push(rank);
         };
         if parts.tail.is_empty() {
             push(if parts.anchored {
-                What::Exact
+                What::EXACT
             } else {
-                What::Prefix
+                What::PREFIX
             });
             return;
         }
         if parts.segments().next().is_none() {
             // `/a*`, `/a*$` and `/a**` match whatever follows the prefix.
-            push(What::Prefix);
+            push(What::PREFIX);
             return;
         }
         // The tail follows the literal in the arena, as in the pattern.
         let glob = Glob::new(parts.tail, key.1, parts.last_ends());
-        push(What::Tail(build.globs.len() as u32));
+        // Fewer globs than rules, and fewer rules than `u32::MAX - 1`.
+        push(What(build.globs.len() as u32));
         build.globs.push(glob);
     }
 
@@ -588,29 +607,36 @@ impl Matcher {
     fn build(&mut self, build: &mut Build, ordinal_bits: u32) {
         let Build {
             entries,
+            ranks,
             globs,
             work,
             tails,
             kids,
             jobs,
         } = build;
-        let ranker = Ranker::new(
-            entries.iter().map(|e| e.rank),
-            self.rules.len() as u32,
-            ordinal_bits,
-        );
+        let ranker = Ranker::new(ranks.iter().copied(), self.rules.len() as u32, ordinal_bits);
+        for (entry, &rank) in entries.iter_mut().zip(ranks.iter()) {
+            entry.ordinal = ranker.ordinal(rank);
+        }
         let arena = Arc::clone(&self.arena);
         let key = |e: &Entry| &arena[e.key.0 as usize..e.key.1 as usize];
+        let len = |e: &Entry| (e.key.1 - e.key.0) as usize;
         entries.sort_unstable_by(|a, b| {
-            // Padding makes `ab` and `ab\0` tie on the head: compare whole keys.
-            a.head.cmp(&b.head).then_with(|| key(a).cmp(key(b)))
+            wide(a.head).cmp(&wide(b.head)).then_with(|| {
+                if len(a) <= HEAD || len(b) <= HEAD {
+                    // Padding makes `ab` and `ab\0` tie on the head; the
+                    // shorter is a prefix of the other.
+                    len(a).cmp(&len(b))
+                } else {
+                    key(a)[HEAD..].cmp(&key(b)[HEAD..])
+                }
+            })
         });
         let key_at = |i: usize| key(&entries[i]);
-        // The octet at `depth` of a key longer than that; the first eight
-        // are in the entry itself, which saves a trip to the arena.
+        // The octet at `depth` of a key longer than that.
         let byte_at = |i: usize, depth: usize| {
-            if depth < 8 {
-                (entries[i].head >> (56 - 8 * depth)) as u8
+            if depth < HEAD {
+                (entries[i].head[depth / 8] >> (56 - 8 * (depth % 8))) as u8
             } else {
                 key_at(i)[depth]
             }
@@ -634,11 +660,11 @@ impl Matcher {
             tails.clear();
             while i < hi && key_at(i).len() == depth {
                 let e = &entries[i];
-                let rank = ranker.ordinal(e.rank);
+                let rank = e.ordinal;
                 match e.what {
-                    What::Prefix => prefix = prefix.max(rank),
-                    What::Exact => ends.exact = ends.exact.max(rank),
-                    What::Tail(g) => tails.push(Tail {
+                    What::PREFIX => prefix = prefix.max(rank),
+                    What::EXACT => ends.exact = ends.exact.max(rank),
+                    What(g) => tails.push(Tail {
                         rank,
                         glob: std::mem::take(&mut globs[g as usize]),
                     }),
@@ -684,22 +710,43 @@ impl Matcher {
                 // A lone key is its own leaf; comparing it with itself would
                 // only read the arena for nothing.
                 let lcp = if j == i + 1 {
-                    (entries[i].key.1 - entries[i].key.0) as usize
+                    len(&entries[i])
                 } else {
-                    let (first, last) = (key_at(i), key_at(j - 1));
-                    depth + common_prefix(&first[depth..], &last[depth..])
+                    let (first, last) = (&entries[i], &entries[j - 1]);
+                    let shortest = len(first).min(len(last));
+                    let same = head_prefix(first.head, last.head);
+                    if same < HEAD || shortest <= HEAD {
+                        same.min(shortest)
+                    } else {
+                        let from = depth.max(HEAD);
+                        from + common_prefix(&key(first)[from..], &key(last)[from..])
+                    }
                 };
                 // A longer label goes on in a child of this one's, with the
                 // same entries: none of them ends before `lcp`.
                 let lcp = lcp.min(depth + MAX_LABEL);
+                let label_len = lcp - depth;
                 let start = entries[i].key.0 as usize + depth;
-                let label = &arena[start..start + (lcp - depth)];
+                // Little-endian, as a path's octets are loaded.
+                let head = if depth + label_len.min(8) <= HEAD {
+                    label_head(entries[i].head, depth, label_len)
+                } else {
+                    u64::from_le_bytes(first_eight(&arena[start..start + label_len]))
+                };
+                debug_assert_eq!(
+                    head,
+                    u64::from_le_bytes(first_eight(&arena[start..start + label_len]))
+                );
+                debug_assert!({
+                    let (first, last) = (key_at(i), key_at(j - 1));
+                    let common = depth + common_prefix(&first[depth..], &last[depth..]);
+                    lcp == common.min(depth + MAX_LABEL)
+                });
                 let child = self.nodes.len();
                 self.nodes.push(Node {
-                    // Little-endian, as a path's octets are loaded.
-                    head: u64::from_le_bytes(first_eight(label)),
+                    head,
                     label: start as u32,
-                    label_len: label.len() as u16,
+                    label_len: label_len as u16,
                     ends: NO_ENDS,
                     ..Node::default()
                 });
@@ -1210,6 +1257,37 @@ pub(crate) fn rank(dialect: Dialect, pattern_len: usize, kind: RuleKind, order: 
     }
 }
 
+/// How many of a key's first octets `Entry::head` holds.
+const HEAD: usize = 16;
+
+/// How many octets two entries' heads share, up to `HEAD` (padding
+/// included: the caller bounds it by the keys' lengths).
+#[inline]
+fn head_prefix(a: [u64; 2], b: [u64; 2]) -> usize {
+    (wide(a) ^ wide(b)).leading_zeros() as usize / 8
+}
+
+/// An `Entry::head` as one number, which orders as the keys' first
+/// sixteen octets do.
+#[inline]
+fn wide(head: [u64; 2]) -> u128 {
+    u128::from(head[0]) << 64 | u128::from(head[1])
+}
+
+/// A node's `head` (see `Node`) for the label of `len` octets at `depth`
+/// of the key whose `Entry::head` is `head`, when the label's first octets
+/// lie within it.
+#[inline]
+fn label_head(head: [u64; 2], depth: usize, len: usize) -> u64 {
+    let word = (wide(head) << (8 * depth) >> 64) as u64;
+    let kept = if len >= 8 {
+        word
+    } else {
+        word & !(u64::MAX >> (8 * len))
+    };
+    kept.swap_bytes()
+}
+
 /// The first eight octets of `bytes`, zero-padded.
 #[inline]
 pub(crate) fn first_eight(bytes: &[u8]) -> [u8; 8] {
@@ -1692,6 +1770,65 @@ mod tests {
         let body = "User-agent: *\nDisallow: /ab%00\nDisallow: /ab\nAllow: /ab%00%00\n";
         assert!(!allowed(Dialect::Draft1996, body, "bot", "/ab"));
         assert!(!allowed(Dialect::Draft1996, body, "bot", "/ab%00%00"));
+    }
+
+    // The build reads a key's first sixteen octets from its entry and the
+    // rest from the arena: keys that part just before, at and just after
+    // the sixteenth octet, or are prefixes of one another across it, must
+    // sort, split and label as they do everywhere else (RFC 9309 2.2.2:
+    // the longest match wins, an Allow on a tie).
+    #[test]
+    fn keys_parting_around_the_sixteenth_octet_decide_by_longest_match() {
+        let base = "/0123456789abcdefghijklm";
+        let mut patterns: Vec<String> = (12..=base.len()).map(|n| base[..n].to_string()).collect();
+        for at in [7, 8, 9, 14, 15, 16, 17, 18] {
+            let mut p = base[..at].to_string();
+            p.push('X');
+            p.push_str(&base[at + 1..]);
+            patterns.push(p.clone());
+            p.truncate(at + 1);
+            patterns.push(p);
+        }
+        let mut body = String::from("User-agent: *\n");
+        for (i, p) in patterns.iter().enumerate() {
+            let kind = if i % 3 == 0 { "Allow" } else { "Disallow" };
+            body.push_str(&format!("{kind}: {p}\n"));
+        }
+        let m = Robots::parse(body.as_bytes()).matcher("bot");
+        let mut paths: Vec<String> = (0..=base.len()).map(|n| base[..n].to_string()).collect();
+        paths.extend(patterns.iter().map(|p| format!("{p}z")));
+        paths.extend(patterns.iter().cloned());
+        for path in &paths {
+            // The rules are plain literals: a match is a prefix.
+            let best = patterns
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| path.starts_with(p.as_str()))
+                .max_by_key(|&(i, p)| (p.len(), i % 3 == 0));
+            let verdict = m.check(path);
+            assert_eq!(
+                verdict.allowed,
+                best.is_none_or(|(i, _)| i % 3 == 0),
+                "{path}"
+            );
+            assert_eq!(
+                verdict.rule.map(|r| r.line),
+                best.map(|(i, _)| i + 2),
+                "{path}"
+            );
+        }
+        // Keys that differ by trailing NULs (decoded from `%00` in the
+        // 1996 draft) on each side of the sixteenth octet: the first match
+        // in file order wins there.
+        let body =
+            "User-agent: *\nDisallow: /0123456789abcd%00%00x\nAllow: /0123456789abcd%00%00\n\
+            Disallow: /0123456789abcd%00\nAllow: /0123456789abcd\n";
+        let d = Dialect::Draft1996;
+        assert!(allowed(d, body, "bot", "/0123456789abcd"));
+        assert!(!allowed(d, body, "bot", "/0123456789abcd%00"));
+        assert!(allowed(d, body, "bot", "/0123456789abcd%00%00"));
+        assert!(!allowed(d, body, "bot", "/0123456789abcd%00%00x"));
+        assert!(allowed(d, body, "bot", "/0123456789abcd%00%00y"));
     }
 
     // A node with many `*` rules is searched through its gram index; the

@@ -51,10 +51,12 @@ const CALLERS: &[&str] = &["foo", "Foo", "FooBot/1.0", "bar", "foo-bar", "baz"];
 /// with `é` match (its URL is compared as given); `%E9` and `%ff` are
 /// Latin-1 octets, which a path may hold raw (see `RAW`). `;` starts
 /// params, which are matched; `$` is an anchor only at the very end of an
-/// rfc9309 or google pattern and an octet everywhere else.
+/// rfc9309 or google pattern and an octet everywhere else. `abcdefgh`
+/// makes keys that run past the sixteen octets the matcher's build reads
+/// from its entries before it reads the arena.
 const PIECES: &[&str] = &[
     "/", "a", "b", ".", "?", "=", ";", "$", "%", "%61", "%2e", "%2F", "%2f", "é", "%c3%a9",
-    "%C3%A9", "%E9", "%ff",
+    "%C3%A9", "%E9", "%ff", "abcdefgh",
 ];
 
 #[derive(Clone, Debug)]
