@@ -504,6 +504,7 @@ impl Matcher {
         // one's is gone.
         let mut build = BUILD.try_with(RefCell::take).unwrap_or_default();
         build.entries.reserve(n_rules);
+        build.ranks.reserve(n_rules);
         let body_len = robots.body.len();
         // The rewritten patterns, which follow the body in the arena.
         let mut rewritten = Vec::new();
