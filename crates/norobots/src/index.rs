@@ -48,25 +48,6 @@ pub(crate) struct TailIndex {
     required: [Option<u8>; 2],
 }
 
-/// A set of octets, as a 256-bit map: the octets every tail of a node
-/// needs, which the build looks for among its required ones.
-#[derive(Clone, Copy, Default)]
-struct ByteSet([u64; 4]);
-
-impl ByteSet {
-    fn insert(&mut self, b: u8) {
-        self.0[usize::from(b >> 6)] |= 1 << (b & 63);
-    }
-
-    fn intersection(&self, other: &ByteSet) -> ByteSet {
-        ByteSet(std::array::from_fn(|i| self.0[i] & other.0[i]))
-    }
-
-    fn contains(&self, b: u8) -> bool {
-        self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0
-    }
-}
-
 /// Nodes with fewer tails than this are searched rule by rule, which is
 /// cheaper than looking up every bigram of the path.
 pub(crate) const MIN_TAILS: usize = 16;
@@ -197,17 +178,15 @@ impl TailIndex {
             step,
             required: [None; 2],
         };
+        // From the tails' octet filters, in which these octets have a bit
+        // each: a word per tail, not a set of 256 filled octet by octet
+        // (that took 7% of the build of www.sophos.com, 583 `*` rules).
         let common = globs
             .clone()
-            .map(|g| {
-                let mut set = ByteSet::default();
-                segments(g).flatten().for_each(|&b| set.insert(b));
-                set
-            })
+            .map(|g| g.needs)
             .reduce(|a, b| a.intersection(&b))
             .unwrap_or_default();
-        let mut marks =
-            (0..=255u8).filter(|&b| !b.is_ascii_alphanumeric() && b != b'/' && common.contains(b));
+        let mut marks = common.punctuation().filter(|&b| b != b'/');
         index.required = [marks.next(), marks.next()];
         let mut window: Vec<u32> = Vec::with_capacity(step);
         for (i, (g, run)) in globs.zip(filing).enumerate() {
@@ -314,6 +293,39 @@ mod tests {
         found.dedup();
         assert!(found.contains(&0) && found.contains(&2));
         assert!(!found.contains(&3));
+    }
+
+    // A path without an octet that every tail needs matches none of them,
+    // and the index offers none; the octets it needs come from the tails'
+    // filters, which know punctuation octet by octet (not `/`, which nearly
+    // every path holds, nor letters and digits, which share bits by case).
+    #[test]
+    fn a_path_without_an_octet_every_tail_needs_gets_no_candidate() {
+        let mut arena = Vec::new();
+        let globs: Vec<Glob> = (0..20)
+            .map(|i| glob(&mut arena, &[&format!("/?key{i}=#a"), "b"]))
+            .collect();
+        let index = TailIndex::build(&arena, globs.iter());
+        assert_eq!(index.required, [Some(b'?'), Some(b'=')]);
+        for (path, offered) in [
+            (&b"/x/?key7=#ab"[..], true),
+            (b"/x/?key7#ab", false),
+            (b"/x/key7=#ab", false),
+        ] {
+            let mut found = Vec::new();
+            index.for_each_candidate(path, |t| found.push(t));
+            assert_eq!(
+                found.contains(&7),
+                offered,
+                "{:?}",
+                String::from_utf8_lossy(path)
+            );
+        }
+        let letters: Vec<Glob> = (0..20)
+            .map(|i| glob(&mut arena, &[&format!("page{i}")]))
+            .collect();
+        let index = TailIndex::build(&arena, letters.iter());
+        assert_eq!(index.required, [None, None]);
     }
 
     // Thousands of rules fill the shared-gram counters with collisions; the

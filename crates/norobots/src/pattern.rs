@@ -255,9 +255,12 @@ pub(crate) struct Glob {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct OctetFilter(u64);
 
+/// The octets with a bit of their own in an [`OctetFilter`] besides letters
+/// and digits, after them in bit order.
+const PUNCTUATION: &[u8; 20] = b"./-_?=&%~+,;:!*$@()'";
+
 /// Each octet's bit in an [`OctetFilter`] (see there).
 static FILTER_BIT: [u8; 256] = {
-    const PUNCTUATION: &[u8; 20] = b"./-_?=&%~+,;:!*$@()'";
     let mut table = [0u8; 256];
     let mut b = 0;
     while b < 256 {
@@ -307,6 +310,21 @@ impl OctetFilter {
     #[inline]
     pub fn insert(&mut self, b: u8) {
         self.0 |= 1 << FILTER_BIT[usize::from(b)];
+    }
+
+    /// The octets that both filters' strings hold.
+    #[inline]
+    pub fn intersection(&self, other: &OctetFilter) -> OctetFilter {
+        OctetFilter(self.0 & other.0)
+    }
+
+    /// The octets other than letters and digits that the string holds for
+    /// certain, in the order of `PUNCTUATION`: those with a bit of their own.
+    pub fn punctuation(&self) -> impl Iterator<Item = u8> + '_ {
+        PUNCTUATION
+            .iter()
+            .copied()
+            .filter(|&b| self.0 & 1 << FILTER_BIT[usize::from(b)] != 0)
     }
 
     /// Whether a string whose filter is `other` may hold every octet of a
