@@ -277,6 +277,13 @@ mod tests {
         Glob::new(&arena[a as usize..], a, false)
     }
 
+    /// Every tail the index offers for `path`, as often as it offers it.
+    fn candidates(index: &TailIndex, path: &[u8]) -> Vec<u32> {
+        let mut found = Vec::new();
+        index.for_each_candidate(path, |t| found.push(t));
+        found
+    }
+
     #[test]
     fn candidates_include_every_tail_whose_gram_is_in_the_path() {
         let mut arena = Vec::new();
@@ -287,8 +294,7 @@ mod tests {
             glob(&mut arena, &[".pdf"]),
         ];
         let index = TailIndex::build(&arena, globs.iter());
-        let mut found = Vec::new();
-        index.for_each_candidate(b"/a/b?sort=1", |t| found.push(t));
+        let mut found = candidates(&index, b"/a/b?sort=1");
         found.sort_unstable();
         found.dedup();
         assert!(found.contains(&0) && found.contains(&2));
@@ -312,8 +318,7 @@ mod tests {
             (b"/x/?key7#ab", false),
             (b"/x/key7=#ab", false),
         ] {
-            let mut found = Vec::new();
-            index.for_each_candidate(path, |t| found.push(t));
+            let found = candidates(&index, path);
             assert_eq!(
                 found.contains(&7),
                 offered,
@@ -341,8 +346,7 @@ mod tests {
         assert!(index.unfiled.is_empty());
         for i in (0..3_000).step_by(7) {
             let path = format!("/list?sort={i}&id=9");
-            let mut found = Vec::new();
-            index.for_each_candidate(path.as_bytes(), |t| found.push(t));
+            let found = candidates(&index, path.as_bytes());
             assert!(found.contains(&(i as u32)), "rule {i} not a candidate");
             // Filed under a rare gram, not under `?sor` that all share.
             assert!(found.len() < 50, "{} candidates for rule {i}", found.len());
@@ -373,8 +377,7 @@ mod tests {
                     "a".repeat(pad),
                     i.wrapping_mul(0x9E37_79B1)
                 );
-                let mut found = Vec::new();
-                index.for_each_candidate(path.as_bytes(), |t| found.push(t));
+                let found = candidates(&index, path.as_bytes());
                 assert!(found.contains(&i), "rule {i} at offset {pad}");
             }
         }

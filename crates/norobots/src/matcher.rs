@@ -659,7 +659,7 @@ impl Matcher {
                 ..Ends::default()
             };
             tails.clear();
-            while i < hi && key_at(i).len() == depth {
+            while i < hi && len(&entries[i]) == depth {
                 let e = &entries[i];
                 let rank = e.ordinal;
                 match e.what {
@@ -729,15 +729,14 @@ impl Matcher {
                 let label_len = lcp - depth;
                 let start = entries[i].key.0 as usize + depth;
                 // Little-endian, as a path's octets are loaded.
+                let head_in_arena =
+                    || u64::from_le_bytes(first_eight(&arena[start..start + label_len]));
                 let head = if depth + label_len.min(8) <= HEAD {
                     label_head(entries[i].head, depth, label_len)
                 } else {
-                    u64::from_le_bytes(first_eight(&arena[start..start + label_len]))
+                    head_in_arena()
                 };
-                debug_assert_eq!(
-                    head,
-                    u64::from_le_bytes(first_eight(&arena[start..start + label_len]))
-                );
+                debug_assert_eq!(head, head_in_arena());
                 debug_assert!({
                     let (first, last) = (key_at(i), key_at(j - 1));
                     let common = depth + common_prefix(&first[depth..], &last[depth..]);

@@ -324,7 +324,7 @@ impl OctetFilter {
         PUNCTUATION
             .iter()
             .copied()
-            .filter(|&b| self.0 & 1 << FILTER_BIT[usize::from(b)] != 0)
+            .filter(|&b| OctetFilter::of(&[b]).within(self))
     }
 
     /// Whether a string whose filter is `other` may hold every octet of a
