@@ -19,7 +19,7 @@ use crate::agent;
 use crate::matcher::{exempts_robots_txt, first_eight, rank, with_path};
 use crate::parse::{limit, plain, read, Sink};
 use crate::pattern::{index_html_rule, rewrite_pattern, segments_match, Parts};
-use crate::scan::common_prefix;
+use crate::scan::{common_prefix, prefetch};
 use crate::{Dialect, ParseOptions, Robots, RuleKind};
 
 /// Octets of path searching allowed per octet of body (plus [`SLACK`]),
@@ -35,6 +35,8 @@ const SLACK: usize = 1 << 16;
 /// .is_allowed(url)` answers, in one pass over the body.
 pub(crate) fn is_allowed(body: &[u8], options: &ParseOptions, agent: &str, url: &str) -> bool {
     let dialect = options.dialect;
+    // The body is read after the URL: ask for it now (see `prefetch`).
+    prefetch(body);
     with_path(dialect, url.as_bytes(), |path| {
         if exempts_robots_txt(dialect, path) {
             return true;

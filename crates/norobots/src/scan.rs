@@ -348,6 +348,32 @@ pub(crate) fn find_line_parts(bytes: &[u8]) -> (Option<usize>, Option<usize>) {
     }
 }
 
+/// Octets of a body that [`prefetch`] asks for: four cache lines. Past
+/// them, the processor's own prefetcher follows the sequential read.
+const PREFETCHED: usize = 256;
+
+/// Starts loading the first cache lines of `bytes` without waiting for
+/// them.
+///
+/// A one-shot check reads the URL before the body. When neither is in the
+/// cache (a crawler going from host to host), the two loads from memory
+/// came one after the other; asked for first, the body's arrives while the
+/// URL is read. Over the benchmark's 4,000 files, checked one after the
+/// other, this took 8-10% off the one-shot check (old and new code taking
+/// turns in one process).
+#[inline]
+pub(crate) fn prefetch(bytes: &[u8]) {
+    #[cfg(target_arch = "x86_64")]
+    for at in (0..bytes.len().min(PREFETCHED)).step_by(64) {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: `at` is inside `bytes`, and a prefetch reads nothing
+        // into the program: it cannot fault, whatever the address.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(bytes.as_ptr().add(at).cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = bytes;
+}
+
 /// Sixteen octets at a time, with the SSE2 instructions every x86-64 has.
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
