@@ -170,10 +170,14 @@ pub(crate) fn parse(input: &[u8], options: &ParseOptions) -> Robots {
     let guess = (body.len() / 24).min(1 << 16);
     builder.robots.rules.reserve(guess);
     builder.robots.agents.reserve(guess / 8);
-    if let Err(e) = std::str::from_utf8(body) {
-        builder.robots.utf8 = false;
-        let line = 1 + memchr::memchr_iter(b'\n', &body[..e.valid_up_to()]).count();
-        builder.diagnostic(line, DiagnosticKind::InvalidUtf8);
+    // Most bodies are ASCII, which looking at the high bits settles in
+    // about half the time UTF-8 validation takes.
+    if !body.is_ascii() {
+        if let Err(e) = std::str::from_utf8(body) {
+            builder.robots.utf8 = false;
+            let line = 1 + memchr::memchr_iter(b'\n', &body[..e.valid_up_to()]).count();
+            builder.diagnostic(line, DiagnosticKind::InvalidUtf8);
+        }
     }
     read(body, options.dialect, &mut builder);
     if truncated {
