@@ -364,11 +364,11 @@ const PREFETCHED: usize = 256;
 #[inline]
 pub(crate) fn prefetch(bytes: &[u8]) {
     #[cfg(target_arch = "x86_64")]
-    for at in (0..bytes.len().min(PREFETCHED)).step_by(64) {
+    for line in bytes[..bytes.len().min(PREFETCHED)].chunks(64) {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        // SAFETY: `at` is inside `bytes`, and a prefetch reads nothing
-        // into the program: it cannot fault, whatever the address.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(bytes.as_ptr().add(at).cast()) };
+        // SAFETY: a prefetch reads nothing into the program and cannot
+        // fault, whatever the address; this one is inside `bytes`.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(line.as_ptr().cast()) };
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = bytes;
@@ -454,6 +454,22 @@ mod tests {
         assert!(has_percent_or_non_ascii(b"/abcdefg\x80"));
         // `%` is 0x25; its neighbours must not count.
         assert!(!has_percent_or_non_ascii(b"$$$$&&&&$&$&$&"));
+    }
+
+    #[test]
+    fn prefetch_takes_bodies_shorter_and_longer_than_it_asks_for() {
+        for len in [
+            0,
+            1,
+            63,
+            64,
+            65,
+            PREFETCHED - 1,
+            PREFETCHED,
+            10 * PREFETCHED + 3,
+        ] {
+            prefetch(&vec![b'a'; len]);
+        }
     }
 
     #[test]
