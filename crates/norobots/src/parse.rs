@@ -1034,4 +1034,15 @@ mod tests {
             }]
         );
     }
+
+    #[test]
+    fn non_ascii_utf8_is_not_reported() {
+        // Not ASCII, so the body is validated as UTF-8, and it is valid.
+        let r = parse_in(
+            Dialect::Rfc9309,
+            "User-agent: *\nDisallow: /café\n".as_bytes(),
+        );
+        assert_eq!(r.diagnostics(), []);
+        assert!(r.utf8);
+    }
 }
