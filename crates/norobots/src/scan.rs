@@ -359,7 +359,7 @@ const PREFETCHED: usize = 256;
 /// cache (a crawler going from host to host), the two loads from memory
 /// came one after the other; asked for first, the body's arrives while the
 /// URL is read. Over the benchmark's 4,000 files, checked one after the
-/// other, this took 7-10% off the one-shot check (old and new code taking
+/// other, this took 6-12% off the one-shot check (old and new code taking
 /// turns in one process).
 #[inline]
 pub(crate) fn prefetch(bytes: &[u8]) {
