@@ -76,6 +76,45 @@ fn ratio_text(norobots: &Measured, peer: &Measured) -> String {
     }
 }
 
+/// The speed-up on the best peer that the project sets as its goal for a
+/// group (issue 2), if it sets one: norobots is that many times faster.
+fn goal(group: &str) -> Option<f64> {
+    match group {
+        "parse_compile" | "cold_check" => Some(3.0),
+        "warm_check" => Some(10.0),
+        _ => None,
+    }
+}
+
+/// The most a check of the 10,000-rule file may cost, as a multiple of a
+/// check of the 10-rule file (issue 2): a compiled matcher's cost must not
+/// grow with the number of rules.
+const SCALING_GOAL: f64 = 2.0;
+
+/// The goal column: the speed-up asked for, and whether `speedup` meets it.
+fn goal_text(speedup: f64, goal: Option<f64>) -> String {
+    match goal {
+        Some(goal) if speedup >= goal => format!("{goal}× (met)"),
+        Some(goal) => format!("{goal}× (not met)"),
+        None => String::new(),
+    }
+}
+
+/// How many times a norobots check of the 10,000-rule file costs one of
+/// the 10-rule file, with its goal, when both were measured.
+fn scaling_text(small: &Measured, large: &Measured) -> (String, String) {
+    let factor = large.cost() / small.cost();
+    let verdict = if factor <= SCALING_GOAL {
+        "met"
+    } else {
+        "not met"
+    };
+    (
+        format!("{factor:.2}×"),
+        format!("at most {SCALING_GOAL}× ({verdict})"),
+    )
+}
+
 /// Human name and reading hint for a group id; groups this table does not
 /// know still print, under their id.
 fn describe(group: &str) -> String {
@@ -213,8 +252,8 @@ fn main() -> ExitCode {
     }
 
     println!("## norobots vs the best peer\n");
-    println!("| measure | norobots | best peer | peer's figure | ratio |");
-    println!("| --- | ---: | --- | ---: | ---: |");
+    println!("| measure | norobots | best peer | peer's figure | ratio | goal |");
+    println!("| --- | ---: | --- | ---: | ---: | ---: |");
     for ((_, group, value), results) in &groups {
         let measure = match value {
             Some(v) => format!("{} ({v})", describe(group)),
@@ -227,17 +266,18 @@ fn main() -> ExitCode {
             .min_by(|a, b| a.cost().total_cmp(&b.cost()));
         match (ours, best_peer) {
             (Some(ours), Some(peer)) => println!(
-                "| {measure} | {} | {} | {} | {} |",
+                "| {measure} | {} | {} | {} | {} | {} |",
                 ours.show(),
                 peer.engine,
                 peer.show(),
-                ratio_text(ours, peer)
+                ratio_text(ours, peer),
+                goal_text(peer.cost() / ours.cost(), goal(group))
             ),
             (Some(ours), None) => {
-                println!("| {measure} | {} | (no peer result) | | |", ours.show())
+                println!("| {measure} | {} | (no peer result) | | | |", ours.show())
             }
             (None, Some(peer)) => println!(
-                "| {measure} | (no result) | {} | {} | |",
+                "| {measure} | (no result) | {} | {} | | |",
                 peer.engine,
                 peer.show()
             ),
@@ -248,18 +288,19 @@ fn main() -> ExitCode {
         let one_shot = results.iter().find(|r| r.engine == NOROBOTS_ONESHOT);
         if let (true, Some(one_shot), Some(peer)) = (group == "cold_check", one_shot, best_peer) {
             println!(
-                "| cold: one check by `norobots::is_allowed`, per file | {} | {} | {} | {} |",
+                "| cold: one check by `norobots::is_allowed`, per file | {} | {} | {} | {} | {} |",
                 one_shot.show(),
                 peer.engine,
                 peer.show(),
-                ratio_text(one_shot, peer)
+                ratio_text(one_shot, peer),
+                goal_text(peer.cost() / one_shot.cost(), goal(group))
             );
         }
         // Our parse alone, beside the peer whose parse is all it builds.
         let parse = results.iter().find(|r| r.engine == NOROBOTS_PARSE);
         if let (true, Some(parse), Some(peer)) = (group == "parse_compile", parse, best_peer) {
             println!(
-                "| parse only, no matcher (`Robots::parse`) | {} | {} | {} | {} |",
+                "| parse only, no matcher (`Robots::parse`) | {} | {} | {} | {} | |",
                 parse.show(),
                 peer.engine,
                 peer.show(),
@@ -270,13 +311,26 @@ fn main() -> ExitCode {
         let floor = results.iter().find(|r| r.engine == READ_URLS);
         if let (Some(floor), Some(peer)) = (floor, best_peer) {
             println!(
-                "| warm: reading each URL's octets, no check (a floor) | {} | {} | {} | {:.2}× |",
+                "| warm: reading each URL's octets, no check (a floor) | {} | {} | {} | {:.2}× | |",
                 floor.show(),
                 peer.engine,
                 peer.show(),
                 peer.cost() / floor.cost()
             );
         }
+    }
+    // The scaling goal compares norobots with itself, not with a peer.
+    let ours_in = |rules: usize| {
+        groups
+            .iter()
+            .find(|((_, group, _), _)| *group == format!("scaling_{rules}_rules"))
+            .and_then(|(_, results)| results.iter().find(|r| r.engine == NOROBOTS))
+    };
+    if let (Some(small), Some(large)) = (ours_in(10), ours_in(10_000)) {
+        let (factor, goal) = scaling_text(small, large);
+        println!(
+            "| scaling: a check of the 10,000-rule file over one of the 10-rule file | {factor} | | | | {goal} |"
+        );
     }
 
     println!("\n## Every engine\n");
@@ -311,4 +365,43 @@ fn main() -> ExitCode {
     println!("* {READ_URLS} reads every octet of the warm_check URLs and decides nothing: no engine checks a URL in less (a check reads at least through the host). Its ratio is the most any engine could gain on the best peer.");
     println!("* Results come from {}.", dir.display());
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{goal, goal_text, scaling_text, Measured, Unit};
+
+    fn per_url(nanos: f64) -> Measured {
+        Measured {
+            engine: "norobots".to_owned(),
+            nanos,
+            unit: Unit::Elements(1),
+        }
+    }
+
+    #[test]
+    fn the_goals_are_the_issues() {
+        assert_eq!(goal("parse_compile"), Some(3.0));
+        assert_eq!(goal("warm_check"), Some(10.0));
+        assert_eq!(goal("cold_check"), Some(3.0));
+        assert_eq!(goal("scaling_10_rules"), None);
+    }
+
+    #[test]
+    fn a_goal_is_met_at_the_speed_up_it_asks_for_and_above() {
+        assert_eq!(goal_text(3.0, Some(3.0)), "3× (met)");
+        assert_eq!(goal_text(10.5, Some(10.0)), "10× (met)");
+        assert_eq!(goal_text(2.99, Some(3.0)), "3× (not met)");
+        assert_eq!(goal_text(0.33, None), "");
+    }
+
+    #[test]
+    fn scaling_is_the_large_files_check_over_the_small_ones() {
+        let (factor, goal) = scaling_text(&per_url(80.0), &per_url(150.0));
+        assert_eq!(factor, "1.88×");
+        assert_eq!(goal, "at most 2× (met)");
+        let (factor, goal) = scaling_text(&per_url(50.0), &per_url(150.0));
+        assert_eq!(factor, "3.00×");
+        assert_eq!(goal, "at most 2× (not met)");
+    }
 }
