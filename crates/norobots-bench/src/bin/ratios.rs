@@ -66,9 +66,14 @@ fn show_nanos(ns: f64) -> String {
     }
 }
 
+/// How many times faster norobots is than `peer` (below 1: slower).
+fn speedup(norobots: &Measured, peer: &Measured) -> f64 {
+    peer.cost() / norobots.cost()
+}
+
 /// How much faster norobots is than `peer` (above 1) or slower (below 1).
 fn ratio_text(norobots: &Measured, peer: &Measured) -> String {
-    let speedup = peer.cost() / norobots.cost();
+    let speedup = speedup(norobots, peer);
     if speedup >= 1.0 {
         format!("{speedup:.2}× (norobots faster)")
     } else {
@@ -115,6 +120,16 @@ fn scaling_text(small: &Measured, large: &Measured) -> (String, String) {
     )
 }
 
+/// The rule count of a scaling group (`scaling_10_rules`), `None` for
+/// other groups.
+fn scaling_rules(group: &str) -> Option<usize> {
+    group
+        .strip_prefix("scaling_")?
+        .strip_suffix("_rules")?
+        .parse()
+        .ok()
+}
+
 /// Human name and reading hint for a group id; groups this table does not
 /// know still print, under their id.
 fn describe(group: &str) -> String {
@@ -122,10 +137,7 @@ fn describe(group: &str) -> String {
         "parse_compile" => "parse+compile, whole corpus (throughput)".to_owned(),
         "warm_check" => "warm check, per URL".to_owned(),
         "cold_check" => "cold: parse+compile+1 check, per file".to_owned(),
-        other => match other
-            .strip_prefix("scaling_")
-            .and_then(|s| s.strip_suffix("_rules"))
-        {
+        other => match scaling_rules(other) {
             Some(rules) => format!("check vs synthetic {rules}-rule file, per URL"),
             None => other.to_owned(),
         },
@@ -145,11 +157,7 @@ fn rank(group: &str) -> Rank {
     if let Some(i) = fixed.iter().position(|g| *g == group) {
         return (i, 0, String::new());
     }
-    let rules = group
-        .strip_prefix("scaling_")
-        .and_then(|s| s.strip_suffix("_rules"))
-        .and_then(|s| s.parse().ok());
-    match rules {
+    match scaling_rules(group) {
         Some(n) => (fixed.len(), n, String::new()),
         None => (fixed.len() + 1, 0, group.to_owned()),
     }
@@ -271,7 +279,7 @@ fn main() -> ExitCode {
                 peer.engine,
                 peer.show(),
                 ratio_text(ours, peer),
-                goal_text(peer.cost() / ours.cost(), goal(group))
+                goal_text(speedup(ours, peer), goal(group))
             ),
             (Some(ours), None) => {
                 println!("| {measure} | {} | (no peer result) | | | |", ours.show())
@@ -293,7 +301,7 @@ fn main() -> ExitCode {
                 peer.engine,
                 peer.show(),
                 ratio_text(one_shot, peer),
-                goal_text(peer.cost() / one_shot.cost(), goal(group))
+                goal_text(speedup(one_shot, peer), goal(group))
             );
         }
         // Our parse alone, beside the peer whose parse is all it builds.
@@ -323,7 +331,7 @@ fn main() -> ExitCode {
     let ours_in = |rules: usize| {
         groups
             .iter()
-            .find(|((_, group, _), _)| *group == format!("scaling_{rules}_rules"))
+            .find(|((_, group, _), _)| scaling_rules(group) == Some(rules))
             .and_then(|(_, results)| results.iter().find(|r| r.engine == NOROBOTS))
     };
     if let (Some(small), Some(large)) = (ours_in(10), ours_in(10_000)) {
