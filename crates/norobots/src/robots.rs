@@ -178,6 +178,34 @@ impl Robots {
         self.truncated
     }
 
+    /// Gives back the room the parse set aside and did not use.
+    ///
+    /// The parse reserves room for rules by the body's size (one rule per
+    /// 24 octets, up to 65,536), so that real files seldom regrow their
+    /// vectors while they are read. A body with fewer rules leaves room
+    /// unused: an HTML page served as robots.txt, say, or a file of long
+    /// comments. A caller that drops the `Robots` once it has its matcher
+    /// need not call this; one that keeps a `Robots` per host for as long
+    /// as the file is fresh (as `norobots-fetch`'s cache does) should. What
+    /// the `Robots` answers does not change.
+    ///
+    /// ```
+    /// let page = format!("<html><body>{}</body></html>", "<p>Not found</p>".repeat(1_000));
+    /// let mut robots = norobots::Robots::parse(page.as_bytes());
+    /// robots.shrink_to_fit();
+    /// assert_eq!(robots.groups().count(), 0);
+    /// assert!(robots.is_allowed("FooBot", "/anything"));
+    /// ```
+    pub fn shrink_to_fit(&mut self) {
+        self.groups.shrink_to_fit();
+        self.agents.shrink_to_fit();
+        self.rules.shrink_to_fit();
+        self.sitemaps.shrink_to_fit();
+        self.hosts.shrink_to_fit();
+        self.others.shrink_to_fit();
+        self.diagnostics.shrink_to_fit();
+    }
+
     /// Compiles the rules that apply to one robot.
     ///
     /// `agent` is what the caller passes; each dialect reads it its own way
@@ -606,5 +634,41 @@ impl fmt::Display for DiagnosticKind {
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "line {}: {}", self.line, self.kind)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Robots;
+
+    fn spare(robots: &Robots) -> usize {
+        fn octets<T>(v: &Vec<T>) -> usize {
+            (v.capacity() - v.len()) * std::mem::size_of::<T>()
+        }
+        octets(&robots.groups)
+            + octets(&robots.agents)
+            + octets(&robots.rules)
+            + octets(&robots.sitemaps)
+            + octets(&robots.hosts)
+            + octets(&robots.others)
+            + octets(&robots.diagnostics)
+    }
+
+    // The parse reserves a rule per 24 octets of body; an HTML page of
+    // 48 KB gets room for 2,000 rules and has none. Kept, that room would
+    // stay allocated for as long as the file is fresh.
+    #[test]
+    fn a_kept_robots_gives_back_what_the_parse_reserved() {
+        let page = format!(
+            "<html>\n{}</html>\nUser-agent: *\nDisallow: /private\nSitemap: /s.xml\n",
+            "<p>Not found</p>\n".repeat(3_000)
+        );
+        let mut robots = Robots::parse(page.as_bytes());
+        assert!(spare(&robots) >= 2_000 * std::mem::size_of::<super::RuleData>());
+        robots.shrink_to_fit();
+        assert_eq!(spare(&robots), 0);
+        assert!(!robots.is_allowed("FooBot", "/private/x"));
+        assert!(robots.is_allowed("FooBot", "/public"));
+        assert_eq!(robots.sitemaps().next().unwrap().value(), "/s.xml");
     }
 }
