@@ -1189,7 +1189,7 @@ impl Inner {
         };
         // Kept for as long as the file is fresh, one per origin: the room
         // the parse set aside for rules a body did not have (an HTML page
-        // of 1 MB gets room for 40,000) is given back now.
+        // of 1 MB gets room for some 43,000) is given back now.
         robots.shrink_to_fit();
         let policy = fetch.status.map(|status| {
             CachePolicy::new_options(
