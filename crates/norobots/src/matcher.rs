@@ -467,7 +467,7 @@ fn trim_spare<T>(v: &mut Vec<T>) {
 }
 
 /// The octets `v` has reserved and does not use.
-fn spare_octets<T>(v: &Vec<T>) -> usize {
+pub(crate) fn spare_octets<T>(v: &Vec<T>) -> usize {
     (v.capacity() - v.len()) * std::mem::size_of::<T>()
 }
 

@@ -640,18 +640,16 @@ impl fmt::Display for Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::Robots;
+    use crate::matcher::spare_octets;
 
     fn spare(robots: &Robots) -> usize {
-        fn octets<T>(v: &Vec<T>) -> usize {
-            (v.capacity() - v.len()) * std::mem::size_of::<T>()
-        }
-        octets(&robots.groups)
-            + octets(&robots.agents)
-            + octets(&robots.rules)
-            + octets(&robots.sitemaps)
-            + octets(&robots.hosts)
-            + octets(&robots.others)
-            + octets(&robots.diagnostics)
+        spare_octets(&robots.groups)
+            + spare_octets(&robots.agents)
+            + spare_octets(&robots.rules)
+            + spare_octets(&robots.sitemaps)
+            + spare_octets(&robots.hosts)
+            + spare_octets(&robots.others)
+            + spare_octets(&robots.diagnostics)
     }
 
     // The parse reserves a rule per 24 octets of body; this HTML page of
