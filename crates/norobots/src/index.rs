@@ -13,6 +13,12 @@
 //! consecutive grams of it, and wherever that segment lies in a path, one
 //! of those grams starts at a multiple of `s`: the check looks up only the
 //! grams there, `s` times fewer.
+//!
+//! Nor need it look up any when the rules share what a path must hold: a
+//! path without the octets that every rule needs (`?` and `=` for
+//! `/*?key=` rules) is turned away after a search for them, and when every
+//! rule's first segment starts with one octet, a match starts at one too,
+//! so the grams before the path's first are passed over.
 
 use crate::pattern::Glob;
 use crate::scan::find_any;
