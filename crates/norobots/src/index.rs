@@ -313,6 +313,17 @@ mod tests {
         Glob::new(&arena[a as usize..], a, false)
     }
 
+    /// The index of `n` globs, the `i`th made of the segments `segs(i)`.
+    fn index_of(arena: &mut Vec<u8>, n: u32, segs: impl Fn(u32) -> Vec<String>) -> TailIndex {
+        let globs: Vec<Glob> = (0..n)
+            .map(|i| {
+                let segs = segs(i);
+                glob(arena, &segs.iter().map(String::as_str).collect::<Vec<_>>())
+            })
+            .collect();
+        TailIndex::build(arena, globs.iter())
+    }
+
     /// Every tail the index offers for `path`, as often as it offers it.
     fn candidates(index: &TailIndex, path: &[u8]) -> Vec<u32> {
         let mut found = Vec::new();
@@ -344,10 +355,7 @@ mod tests {
     #[test]
     fn a_path_without_an_octet_every_tail_needs_gets_no_candidate() {
         let mut arena = Vec::new();
-        let globs: Vec<Glob> = (0..20)
-            .map(|i| glob(&mut arena, &[&format!("/?key{i}=#a"), "b"]))
-            .collect();
-        let index = TailIndex::build(&arena, globs.iter());
+        let index = index_of(&mut arena, 20, |i| vec![format!("/?key{i}=#a"), "b".into()]);
         assert_eq!(index.required, [Some(b'?'), Some(b'=')]);
         for (path, offered) in [
             (&b"/x/?key7=#ab"[..], true),
@@ -362,10 +370,7 @@ mod tests {
                 String::from_utf8_lossy(path)
             );
         }
-        let letters: Vec<Glob> = (0..20)
-            .map(|i| glob(&mut arena, &[&format!("page{i}")]))
-            .collect();
-        let index = TailIndex::build(&arena, letters.iter());
+        let index = index_of(&mut arena, 20, |i| vec![format!("page{i}")]);
         assert_eq!(index.required, [None, None]);
     }
 
@@ -375,18 +380,12 @@ mod tests {
     #[test]
     fn a_slash_is_required_when_no_other_mark_takes_its_place() {
         let mut arena = Vec::new();
-        let globs: Vec<Glob> = (0..20)
-            .map(|i| glob(&mut arena, &[&format!("/reviews-{i}")]))
-            .collect();
-        let index = TailIndex::build(&arena, globs.iter());
+        let index = index_of(&mut arena, 20, |i| vec![format!("/reviews-{i}")]);
         assert_eq!(index.required, [Some(b'-'), Some(b'/')]);
         assert!(candidates(&index, b"item-12/reviews-7").contains(&7));
         assert!(candidates(&index, b"item-12reviews-7").is_empty());
         // Two other marks leave no room for it.
-        let globs: Vec<Glob> = (0..20)
-            .map(|i| glob(&mut arena, &[&format!("/?key{i}=")]))
-            .collect();
-        let index = TailIndex::build(&arena, globs.iter());
+        let index = index_of(&mut arena, 20, |i| vec![format!("/?key{i}=")]);
         assert_eq!(index.required, [Some(b'?'), Some(b'=')]);
     }
 
@@ -418,10 +417,9 @@ mod tests {
     #[test]
     fn every_rule_is_a_candidate_for_its_own_path_in_a_crowded_index() {
         let mut arena = Vec::new();
-        let globs: Vec<Glob> = (0..3_000)
-            .map(|i| glob(&mut arena, &[&format!("?sort={i}&"), "id="]))
-            .collect();
-        let index = TailIndex::build(&arena, globs.iter());
+        let index = index_of(&mut arena, 3_000, |i| {
+            vec![format!("?sort={i}&"), "id=".into()]
+        });
         assert!(index.unfiled.is_empty());
         for i in (0..3_000).step_by(7) {
             let path = format!("/list?sort={i}&id=9");
@@ -438,15 +436,9 @@ mod tests {
     #[test]
     fn a_stepped_index_finds_a_segment_at_every_offset() {
         let mut arena = Vec::new();
-        let globs: Vec<Glob> = (0..64)
-            .map(|i: u32| {
-                glob(
-                    &mut arena,
-                    &[&format!("p{:08x}", i.wrapping_mul(0x9E37_79B1))],
-                )
-            })
-            .collect();
-        let index = TailIndex::build(&arena, globs.iter());
+        let index = index_of(&mut arena, 64, |i| {
+            vec![format!("p{:08x}", i.wrapping_mul(0x9E37_79B1))]
+        });
         assert_eq!(index.step, MAX_STEP);
         assert!(index.unfiled.is_empty());
         for i in 0..64u32 {
@@ -467,10 +459,7 @@ mod tests {
     #[test]
     fn short_segments_keep_the_step_at_one() {
         let mut arena = Vec::new();
-        let globs: Vec<Glob> = (0..32)
-            .map(|i| glob(&mut arena, &[&format!("?k{i:02}")]))
-            .collect();
-        let index = TailIndex::build(&arena, globs.iter());
+        let index = index_of(&mut arena, 32, |i| vec![format!("?k{i:02}")]);
         assert_eq!(index.step, 1);
         assert!(index.unfiled.is_empty());
     }
