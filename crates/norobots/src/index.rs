@@ -265,6 +265,9 @@ impl TailIndex {
         // A match starts at a `lead` (see there), and holds every gram it
         // is filed under: none lies before the first. The grams from it on
         // still include one at every `step`-th position of each segment.
+        // The lead may be a required octet too; searched for again below,
+        // it is found at once (taking it out of `required` measured no
+        // faster).
         let rest = match self.lead {
             Some(lead) => match find_any(rest, [lead]) {
                 Some(at) => &rest[at..],
