@@ -148,6 +148,12 @@ const MAX_LABEL: usize = u16::MAX as usize;
 
 const NO_ENDS: u32 = u32::MAX;
 
+/// A matcher keeps at most this many rules, and passes over the rest: with
+/// two trie entries per rule at most (see `index_html_rule`), every
+/// ordinal, its `Allow` bit included, fits in a `u32` (see `Ordinals`). A
+/// file would need gigaoctets of rules to come near it.
+const MAX_RULES: usize = (1 << 30) - 1;
+
 /// The exact and `*` rules that end at one node, as ordinals.
 #[derive(Clone, Copy, Debug, Default)]
 struct Ends {
@@ -283,9 +289,8 @@ impl Ranker {
     /// The ordinal of `rank`, one of the ranks `Ranker::new` was given, the
     /// rank of an `Allow` rule if `allow`.
     fn ordinal(&self, rank: u64, allow: bool) -> u32 {
-        // A dense place is at most the number of entries, two per rule
-        // (see `index_html_rule`), and a rule takes some octets of a body
-        // under 4 GiB: the shift loses no bit.
+        // A place is at most the number of entries, below 2^31 (see
+        // `MAX_RULES`): the shift loses no bit.
         let place = match self {
             Ranker::Packed {
                 order_bits,
@@ -563,7 +568,7 @@ impl Matcher {
             m.visit_time = m.visit_time.or(group.visit_time);
             for rule in &robots.rules[group.rules.0 as usize..group.rules.1 as usize] {
                 let raw = robots.bytes(rule.span);
-                if raw.is_empty() || m.rules.len() >= u32::MAX as usize - 1 {
+                if raw.is_empty() || m.rules.len() >= MAX_RULES {
                     // An empty pattern matches nothing in every dialect.
                     continue;
                 }
