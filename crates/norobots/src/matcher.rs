@@ -289,8 +289,9 @@ impl Ranker {
     /// The ordinal of `rank`, one of the ranks `Ranker::new` was given, the
     /// rank of an `Allow` rule if `allow`.
     fn ordinal(&self, rank: u64, allow: bool) -> u32 {
-        // A place is at most the number of entries, below 2^31 (see
-        // `MAX_RULES`): the shift loses no bit.
+        // The shift loses no bit: a packed place fits in `bits - 1` bits
+        // (see `new`), and a dense one is at most the number of entries,
+        // below 2^31 (see `MAX_RULES`).
         let place = match self {
             Ranker::Packed {
                 order_bits,
@@ -649,7 +650,7 @@ impl Matcher {
         }
         // The tail follows the literal in the arena, as in the pattern.
         let glob = Glob::new(parts.tail, key.1, parts.last_ends());
-        // Fewer globs than rules, and fewer rules than `u32::MAX - 1`.
+        // Fewer globs than rules, and fewer rules than `MAX_RULES`.
         push(What(build.globs.len() as u32));
         build.globs.push(glob);
     }
