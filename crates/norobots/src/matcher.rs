@@ -677,17 +677,25 @@ impl Matcher {
         let arena = Arc::clone(&self.arena);
         let key = |e: &Entry| &arena[e.key.0 as usize..e.key.1 as usize];
         let len = |e: &Entry| (e.key.1 - e.key.0) as usize;
-        entries.sort_unstable_by(|a, b| {
-            wide(a.head).cmp(&wide(b.head)).then_with(|| {
-                if len(a) <= HEAD || len(b) <= HEAD {
-                    // Padding makes `ab` and `ab\0` tie on the head; the
-                    // shorter is a prefix of the other.
-                    len(a).cmp(&len(b))
-                } else {
-                    key(a)[HEAD..].cmp(&key(b)[HEAD..])
-                }
-            })
-        });
+        // By head first, as integers, then each run of equal heads by the
+        // rest of its keys: most heads differ, and a comparison of two
+        // integers sorts faster than one that may read the arena (the
+        // benchmark's builds, builds taking turns: 4.67-4.72 -> 4.54-4.56 us
+        // a file; the 47,064 rules of its largest file, 5.05 -> 4.65 ms).
+        entries.sort_unstable_by_key(|e| wide(e.head));
+        for run in entries.chunk_by_mut(|a, b| a.head == b.head) {
+            if run.len() > 1 {
+                run.sort_unstable_by(|a, b| {
+                    if len(a) <= HEAD || len(b) <= HEAD {
+                        // Padding makes `ab` and `ab\0` tie on the head; the
+                        // shorter is a prefix of the other.
+                        len(a).cmp(&len(b))
+                    } else {
+                        key(a)[HEAD..].cmp(&key(b)[HEAD..])
+                    }
+                });
+            }
+        }
         let key_at = |i: usize| key(&entries[i]);
         // The octet at `depth` of a key longer than that.
         let byte_at = |i: usize, depth: usize| {
