@@ -199,6 +199,24 @@ impl Sink for OneShot<'_> {
         true
     }
 
+    fn pass_agent(&mut self, value: &[u8]) -> bool {
+        let name = self.name.as_bytes();
+        if name.is_empty() || value.len() < name.len() {
+            // Read whole: the body ends within the name's length (or the
+            // name is longer than the window).
+            return false;
+        }
+        if matches!(value[0], b'*' | b' ' | b'\t' | 0x0B | 0x0C) {
+            // Every robot, or a value that starts further on.
+            return false;
+        }
+        // The value's first octets are these, until its content ends; where
+        // they differ from the name, the value is another robot's or ends
+        // before the name would: either way it names nothing here (see
+        // `agent::names`). Not `*` either: nothing is left to do.
+        !value[..name.len()].eq_ignore_ascii_case(name)
+    }
+
     fn rule(&mut self, _line: u32, kind: RuleKind, (a, b): (usize, usize)) {
         let (named, star) = self.take;
         let raw = &self.body[a..b];
@@ -430,6 +448,62 @@ mod tests {
         assert!(both(Dialect::Draft1996, bodies[0], "bot", "/a"));
         assert!(!both(Dialect::Rfc9309, bodies[0], "bot", "/a"));
         assert!(!both(Dialect::Draft1996, bodies[3], "bot", "/a"));
+    }
+
+    // A `User-agent` line is passed over by its value's first octets when
+    // they part from the robot's name (RFC 9309 2.2.1: the product token,
+    // case-insensitively). Each value below is one that a look at too few
+    // octets, or at octets past the value's end, would misread: a name cut
+    // short by a comment, a NUL, a line end or the body's end, blanks before
+    // the value, `*` with and without a blank after it, a name longer than
+    // the look, and lines that join or start a group.
+    #[test]
+    fn agent_lines_passed_by_their_first_octets_decide_as_read_whole() {
+        let long = "a".repeat(200);
+        let bodies = [
+            "User-agent: FooBot\nDisallow: /\n".to_owned(),
+            "User-agent:FooBot\nDisallow: /\n".to_owned(),
+            "User-agent:  FooBot\nDisallow: /\n".to_owned(),
+            "User-agent:\tFooBot\r\nDisallow: /\r\n".to_owned(),
+            "USER-AGENT: foobot\rDisallow: /\r".to_owned(),
+            "user-AGENT: FOOBOTX\nDisallow: /\n".to_owned(),
+            "User-Agent : FooBot\nDisallow: /\n".to_owned(),
+            "User-agent: Foo\nDisallow: /\n".to_owned(),
+            "User-agent: Foo Bot\nDisallow: /\n".to_owned(),
+            "User-agent: FooBot#x\nDisallow: /\n".to_owned(),
+            "User-agent: Foo#Bot\nDisallow: /\n".to_owned(),
+            "User-agent: Foo\0Bot\nDisallow: /\n".to_owned(),
+            "User-agent: *\nDisallow: /\n".to_owned(),
+            "User-agent: * # all\nDisallow: /\n".to_owned(),
+            "User-agent: *x\nDisallow: /\n".to_owned(),
+            "User-agent: \nDisallow: /\n".to_owned(),
+            "User-agent: other\nUser-agent: FooBot\nDisallow: /\n".to_owned(),
+            "User-agent: FooBot\nDisallow: /a\nUser-agent: other\nDisallow: /\n".to_owned(),
+            "User-agent: FooBot\nDisallow: /a\nUser\rAgent: x\nDisallow: /\n".to_owned(),
+            "User-agent: *\nDisallow: /a\nUser-agent: other\nUser-agent: Foo".to_owned(),
+            "User-agent: *\nDisallow: /\nUser-agent: FooBot".to_owned(),
+            format!("User-agent: {long}\nDisallow: /\n"),
+            format!("User-agent: {long}b\nDisallow: /\nUser-agent: *\nDisallow: /a\n"),
+        ];
+        let callers = ["FooBot", "foobot/1.0", "Foo", "FooBotX", "other", &long];
+        for d in Dialect::ALL {
+            for body in &bodies {
+                for agent in callers {
+                    for url in ["/", "/a", "/b"] {
+                        both(d, body, agent, url);
+                    }
+                }
+            }
+        }
+        // Read whole where the octets seen so far are the name's.
+        assert!(!both(Dialect::Rfc9309, &bodies[4], "FooBot", "/b"));
+        assert!(both(Dialect::Rfc9309, &bodies[5], "FooBot", "/b"));
+        assert!(!both(Dialect::Rfc9309, &bodies[8], "Foo", "/b"));
+        assert!(!both(Dialect::Rfc9309, &bodies[16], "FooBot", "/b"));
+        assert!(both(Dialect::Rfc9309, &bodies[17], "FooBot", "/b"));
+        assert!(!both(Dialect::Rfc9309, &bodies[18], "FooBot", "/b"));
+        assert!(!both(Dialect::Google, &bodies[21], &long, "/b"));
+        assert!(both(Dialect::Google, &bodies[22], &long, "/b"));
     }
 
     #[test]

@@ -135,6 +135,18 @@ pub(crate) trait Sink {
     fn pass_rule(&mut self, _kind: RuleKind, _value: &[u8]) -> bool {
         false
     }
+    /// A `User-agent` line, offered before it is read whole, as a rule line
+    /// is to [`Sink::pass_rule`] (and only when that is): a line that starts
+    /// with `User-agent:` (any case), after [`Sink::group`] if it starts a
+    /// group. `value` is the [`PASS_WINDOW`] octets (fewer at the body's
+    /// end) from past the colon and one blank, if one follows it.
+    ///
+    /// A sink that can tell from the value's first octets that it names
+    /// neither this robot nor every robot takes the line as read and
+    /// returns true; false has the line read as usual.
+    fn pass_agent(&mut self, _value: &[u8]) -> bool {
+        false
+    }
 }
 
 /// Whether `b`, in a value, is part of the pattern as written whatever
@@ -352,6 +364,9 @@ impl<S: Sink> Reader<'_, '_, S> {
         if self.passes_over(body.get(pos).copied()) {
             return None;
         }
+        if S::PASSES_RULES && !self.dialect.is_legacy() && self.pass_agent(line_no, pos) {
+            return None;
+        }
         // The blockwise reader knows where the next line starts.
         let line = if S::ONLY_RULES {
             scan_line::<false>(body, pos)
@@ -421,6 +436,40 @@ impl<S: Sink> Reader<'_, '_, S> {
         let taken = self.sink.pass_rule(kind, window);
         self.seen_rule |= taken;
         taken
+    }
+
+    /// Offers the `User-agent` line at `start` to the sink if it is spelled
+    /// plainly (`User-agent:`, any case, at the line's start), having
+    /// started a group if the line starts one; whether the sink took it as
+    /// read.
+    fn pass_agent(&mut self, line_no: usize, start: usize) -> bool {
+        // Or-ing 0x20 folds the case of the letters; the `-` (to which a CR,
+        // 0x0D, would fold) and the colon are compared as they are.
+        const USER_AGE: u64 = u64::from_le_bytes(*b"user-age");
+        const LETTERS: u64 = u64::from_le_bytes([0x20, 0x20, 0x20, 0x20, 0, 0x20, 0x20, 0x20]);
+        let body = self.body;
+        let Some(line) = body.get(start..).and_then(<[u8]>::first_chunk::<12>) else {
+            return false;
+        };
+        let word = u64::from_le_bytes(line[..8].try_into().expect("8"));
+        if word | LETTERS != USER_AGE
+            || line[8] | 0x20 != b'n'
+            || line[9] | 0x20 != b't'
+            || line[10] != b':'
+        {
+            return false;
+        }
+        // As `user_agent` does, before the sink hears of the agent; the
+        // line, if read whole after all, then joins this group.
+        if !self.open || self.seen_rule {
+            self.sink.group(line_no as u32);
+            self.open = true;
+            self.seen_rule = false;
+        }
+        // One blank passed over, as in `pass_rule`.
+        let value = start + 11 + usize::from(matches!(line[11], b' ' | b'\t'));
+        let window = &body[value..body.len().min(value + PASS_WINDOW)];
+        self.sink.pass_agent(window)
     }
 
     /// Skips a byte order mark: the whole mark in most dialects, any leading
