@@ -133,6 +133,13 @@ impl<'a> OneShot<'a> {
 }
 
 impl OneShot<'_> {
+    /// The open group names `*`.
+    fn every_robot(&mut self) {
+        self.star = true;
+        self.first_star.get_or_insert(self.group);
+        self.take = self.counts();
+    }
+
     /// Whether the open group's rules count for the robot: as a group that
     /// names it, as a `*` group.
     fn counts(&self) -> (bool, bool) {
@@ -157,8 +164,7 @@ impl Sink for OneShot<'_> {
     fn agent(&mut self, (a, b): (usize, usize)) {
         let value = &self.body[a..b];
         if agent::is_global(self.dialect, value) {
-            self.star = true;
-            self.first_star.get_or_insert(self.group);
+            self.every_robot();
         } else if agent::names(self.dialect, value, self.name) {
             self.named = true;
             self.first_named.get_or_insert(self.group);
@@ -201,13 +207,25 @@ impl Sink for OneShot<'_> {
 
     fn pass_agent(&mut self, value: &[u8]) -> bool {
         let name = self.name.as_bytes();
+        if value.first() == Some(&b'*') {
+            // `*` then the value's end, or white space (`agent::is_global`;
+            // the vertical tab, which would be trimmed at the end but is not
+            // white space inside, is left to the full reading).
+            let every = value
+                .get(1)
+                .is_none_or(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0C | b'#' | 0));
+            if every {
+                self.every_robot();
+            }
+            return every;
+        }
         if name.is_empty() || value.len() < name.len() {
             // Read whole: the body ends within the name's length (or the
             // name is longer than the window).
             return false;
         }
-        if matches!(value[0], b'*' | b' ' | b'\t' | 0x0B | 0x0C) {
-            // Every robot, or a value that starts further on.
+        if matches!(value[0], b' ' | b'\t' | 0x0B | 0x0C) {
+            // A value that starts further on.
             return false;
         }
         // The value's first octets are these, until its content ends; where
@@ -476,6 +494,12 @@ mod tests {
             "User-agent: *\nDisallow: /\n".to_owned(),
             "User-agent: * # all\nDisallow: /\n".to_owned(),
             "User-agent: *x\nDisallow: /\n".to_owned(),
+            "User-agent: *\x0b\nDisallow: /\n".to_owned(),
+            "User-agent: *\x0bx\nDisallow: /\n".to_owned(),
+            "User-agent: *\t\r\nDisallow: /\r\n".to_owned(),
+            "User-agent: *#\nDisallow: /\n".to_owned(),
+            "User-agent: *\0x\nDisallow: /\n".to_owned(),
+            "Disallow: /b\nUser-agent: *".to_owned(),
             "User-agent: \nDisallow: /\n".to_owned(),
             "User-agent: other\nUser-agent: FooBot\nDisallow: /\n".to_owned(),
             "User-agent: FooBot\nDisallow: /a\nUser-agent: other\nDisallow: /\n".to_owned(),
@@ -495,15 +519,34 @@ mod tests {
                 }
             }
         }
+        let decides = |d, i: usize, agent, allowed| {
+            assert_eq!(
+                both(d, &bodies[i], agent, "/b"),
+                allowed,
+                "{d} {:?}",
+                bodies[i]
+            );
+        };
         // Read whole where the octets seen so far are the name's.
-        assert!(!both(Dialect::Rfc9309, &bodies[4], "FooBot", "/b"));
-        assert!(both(Dialect::Rfc9309, &bodies[5], "FooBot", "/b"));
-        assert!(!both(Dialect::Rfc9309, &bodies[8], "Foo", "/b"));
-        assert!(!both(Dialect::Rfc9309, &bodies[16], "FooBot", "/b"));
-        assert!(both(Dialect::Rfc9309, &bodies[17], "FooBot", "/b"));
-        assert!(!both(Dialect::Rfc9309, &bodies[18], "FooBot", "/b"));
-        assert!(!both(Dialect::Google, &bodies[21], &long, "/b"));
-        assert!(both(Dialect::Google, &bodies[22], &long, "/b"));
+        decides(Dialect::Rfc9309, 4, "FooBot", false);
+        decides(Dialect::Rfc9309, 5, "FooBot", true);
+        decides(Dialect::Rfc9309, 8, "Foo", false);
+        // `*` alone, before white space or where the content ends, is every
+        // robot; before other octets, and before a vertical tab that more
+        // octets follow, it is no robot's name.
+        decides(Dialect::Rfc9309, 12, "FooBot", false);
+        decides(Dialect::Rfc9309, 13, "FooBot", false);
+        decides(Dialect::Rfc9309, 14, "FooBot", true);
+        decides(Dialect::Rfc9309, 15, "FooBot", false);
+        decides(Dialect::Rfc9309, 16, "FooBot", true);
+        decides(Dialect::Rfc9309, 17, "FooBot", false);
+        decides(Dialect::Rfc9309, 18, "FooBot", false);
+        decides(Dialect::Rfc9309, 19, "FooBot", false);
+        decides(Dialect::Rfc9309, 22, "FooBot", false);
+        decides(Dialect::Rfc9309, 23, "FooBot", true);
+        decides(Dialect::Rfc9309, 24, "FooBot", false);
+        decides(Dialect::Google, 27, &long, false);
+        decides(Dialect::Google, 28, &long, true);
     }
 
     #[test]

@@ -141,9 +141,10 @@ pub(crate) trait Sink {
     /// group. `value` is the [`PASS_WINDOW`] octets (fewer at the body's
     /// end) from past the colon and one blank, if one follows it.
     ///
-    /// A sink that can tell from the value's first octets that it names
-    /// neither this robot nor every robot takes the line as read and
-    /// returns true; false has the line read as usual.
+    /// A sink that can tell from the value's first octets what the line
+    /// means to it (another robot's name, or `*`) does what
+    /// [`Sink::agent`] would and returns true; false has the line read as
+    /// usual.
     fn pass_agent(&mut self, _value: &[u8]) -> bool {
         false
     }
