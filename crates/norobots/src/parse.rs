@@ -56,9 +56,10 @@ impl ParseOptions {
 /// The reference library keeps this many octets of a line (2083 * 8 - 1).
 pub(crate) const GOOGLE_MAX_LINE: usize = 16_663;
 
-/// How many octets of a rule's value [`Sink::pass_rule`] is shown: a
-/// value that goes on as the path does past that has the line read whole.
-/// Far below [`GOOGLE_MAX_LINE`], so that the window never needs cutting.
+/// How many octets of a value [`Sink::pass_rule`] and [`Sink::pass_agent`]
+/// are shown: a rule's value that goes on as the path does past that, or an
+/// agent's that goes on as the name does, has the line read whole. Far
+/// below [`GOOGLE_MAX_LINE`], so that the window never needs cutting.
 const PASS_WINDOW: usize = 128;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -109,9 +110,10 @@ pub(crate) trait Sink {
     fn wants_group(&self) -> bool {
         true
     }
-    /// Whether the sink looks at rule lines before they are read whole
-    /// ([`Sink::pass_rule`]); the reader offers them only then, so that
-    /// other sinks pay nothing for it.
+    /// Whether the sink looks at rule and `User-agent` lines before they
+    /// are read whole ([`Sink::pass_rule`], [`Sink::pass_agent`]); the
+    /// reader offers them only then, so that other sinks pay nothing for
+    /// it.
     const PASSES_RULES: bool = false;
     /// Whether the sink takes only groups, agents and rules: no fields,
     /// extensions, diagnostics or cuts. The reader then passes over every
