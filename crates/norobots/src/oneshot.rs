@@ -208,12 +208,12 @@ impl Sink for OneShot<'_> {
     fn pass_agent(&mut self, value: &[u8]) -> bool {
         let name = self.name.as_bytes();
         if value.first() == Some(&b'*') {
-            // `*` then the value's end, or white space (`agent::is_global`;
+            // `*` then white space or the content's end (`agent::is_global`;
             // the vertical tab, which would be trimmed at the end but is not
             // white space inside, is left to the full reading).
             let every = value
                 .get(1)
-                .is_none_or(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0C | b'#' | 0));
+                .is_none_or(|b| b.is_ascii_whitespace() || matches!(b, b'#' | 0));
             if every {
                 self.every_robot();
             }

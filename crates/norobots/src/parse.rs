@@ -429,14 +429,9 @@ impl<S: Sink> Reader<'_, '_, S> {
         } else {
             return false;
         };
-        // Most values follow one space. One blank is passed over, no more,
-        // so that no loop runs (its exit would be one more branch to
-        // predict on every rule line): a sink cannot pass a value that
-        // still starts with one (white space is not `plain`), so the line
-        // is read whole, which trims it.
-        let value = start + colon + 1 + usize::from(matches!(line[colon + 1], b' ' | b'\t'));
-        let window = &body[value..body.len().min(value + PASS_WINDOW)];
-        let taken = self.sink.pass_rule(kind, window);
+        let taken = self
+            .sink
+            .pass_rule(kind, value_window(body, start + colon + 1));
         self.seen_rule |= taken;
         taken
     }
@@ -462,17 +457,10 @@ impl<S: Sink> Reader<'_, '_, S> {
         {
             return false;
         }
-        // As `user_agent` does, before the sink hears of the agent; the
-        // line, if read whole after all, then joins this group.
-        if !self.open || self.seen_rule {
-            self.sink.group(line_no as u32);
-            self.open = true;
-            self.seen_rule = false;
-        }
-        // One blank passed over, as in `pass_rule`.
-        let value = start + 11 + usize::from(matches!(line[11], b' ' | b'\t'));
-        let window = &body[value..body.len().min(value + PASS_WINDOW)];
-        self.sink.pass_agent(window)
+        // Before the sink hears of the agent; the line, if read whole after
+        // all, then joins this group.
+        self.agent_line(line_no as u32);
+        self.sink.pass_agent(value_window(body, start + 11))
     }
 
     /// Skips a byte order mark: the whole mark in most dialects, any leading
@@ -598,12 +586,18 @@ impl<S: Sink> Reader<'_, '_, S> {
         Some((key, trim(body, value_start, end)))
     }
 
-    fn user_agent(&mut self, line: u32, value: (usize, usize)) {
+    /// A `User-agent` line starts a group unless it follows another with
+    /// no rule between them.
+    fn agent_line(&mut self, line: u32) {
         if !self.open || self.seen_rule {
             self.sink.group(line);
             self.open = true;
             self.seen_rule = false;
         }
+    }
+
+    fn user_agent(&mut self, line: u32, value: (usize, usize)) {
+        self.agent_line(line);
         if self.dialect.is_legacy() {
             // The Lycos variant (robots FAQ): `User-Agent: Copernicus Fred`
             // names two robots.
@@ -631,6 +625,19 @@ impl<S: Sink> Reader<'_, '_, S> {
             self.sink.rule(line, kind, value);
         }
     }
+}
+
+/// The [`PASS_WINDOW`] octets of `body` (fewer at its end) from
+/// `after_colon`, or from one past it if a blank is there.
+///
+/// Most values follow one space. One blank is passed over, no more, so that
+/// no loop runs (its exit would be one more branch to predict on every
+/// line): a sink cannot pass a value that still starts with one, so the
+/// line is read whole, which trims it.
+#[inline]
+fn value_window(body: &[u8], after_colon: usize) -> &[u8] {
+    let value = after_colon + usize::from(matches!(body.get(after_colon), Some(b' ' | b'\t')));
+    &body[value..body.len().min(value + PASS_WINDOW)]
 }
 
 /// Where a line's parts are, found in one pass over its octets.
