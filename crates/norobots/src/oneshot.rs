@@ -368,7 +368,8 @@ fn parts_at(value: &[u8], path: &[u8], at: usize) -> bool {
 /// benchmark's 4,000 files, the one-shot check read 10,312 rule lines whole
 /// for one of them (its URL's path was often `/`): 6,345 at a `*` past the
 /// path's end (`/*?` rules), 2,308 at a `*` before it, and 1,659 at a `$`
-/// inside a pattern (`/$720cfbd8-…$/aarp`, a site's 3,427 rules).
+/// inside a pattern (`/$720cfbd8-…$/aarp`, a site's 3,427 rules). It reads
+/// 1,119 of them whole now (32, 1,066 and 21).
 #[cold]
 fn parts_at_mark(value: &[u8], path: &[u8], at: usize) -> bool {
     let plain_at = |i: usize| value.get(i).is_some_and(|&b| PLAIN[usize::from(b)]);
@@ -678,7 +679,7 @@ mod tests {
     // the window the reader offers; paths that end there, go on without the
     // octet, hold it, or hold it escaped.
     #[test]
-    fn a_dollar_inside_a_pattern_or_a_star_past_the_path_parts_as_read_whole() {
+    fn rules_parting_at_a_dollar_or_after_stars_decide_as_read_whole() {
         let stars = "*".repeat(200);
         let bodies = [
             "Disallow: /$7a/b\n".to_owned(),
@@ -797,8 +798,10 @@ mod tests {
     // plainly is passed over once its value parts from the path, but only
     // where nothing up to that octet may end the pattern (trailing white
     // space, `#`, NUL, CR), be rewritten (`%`, non-ASCII) or be a wildcard
-    // (`*`, `$`); a `google` Allow may match as its directory, and the
-    // reference library cuts a line at 16,663 octets.
+    // (`*`, `$`; where those part all the same is for
+    // `rules_parting_at_a_dollar_or_after_stars_decide_as_read_whole`); a
+    // `google` Allow may match as its directory, and the reference library
+    // cuts a line at 16,663 octets.
     #[test]
     fn a_plain_rule_line_is_passed_over_only_where_it_parts_from_the_path() {
         let long = "a".repeat(20_000);
