@@ -348,10 +348,11 @@ fn parting(value: &[u8], path: &[u8], head: Head) -> Option<usize> {
 /// past the first eight octets, or that are shorter than that.
 fn parting_by_octets(value: &[u8], path: &[u8]) -> Option<usize> {
     let same = common_prefix(value, path);
-    // None when `value` ends first: it is a prefix of `path`.
-    let before = value.get(..same)?;
-    (same < value.len() && before.iter().all(|&b| plain(b)) && parts_at(value, path, same))
-        .then_some(same)
+    if same == value.len() {
+        // `value` ends first: it is a prefix of `path`.
+        return None;
+    }
+    (value[..same].iter().all(|&b| plain(b)) && parts_at(value, path, same)).then_some(same)
 }
 
 /// Whether the pattern `value`, which holds the path's octets (all plain)
