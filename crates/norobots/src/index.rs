@@ -64,6 +64,10 @@ pub(crate) struct TailIndex {
 /// cheaper than looking up every bigram of the path.
 pub(crate) const MIN_TAILS: usize = 16;
 
+/// How many grams found in the map a check gathers before it looks them
+/// up (see `for_each_candidate`).
+const FOUND: usize = 8;
+
 fn grams(seg: &[u8]) -> impl Iterator<Item = u32> + '_ {
     seg.windows(4)
         .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
@@ -284,13 +288,41 @@ impl TailIndex {
             return;
         }
         self.unfiled.iter().for_each(|&t| f(t));
-        for w in rest.windows(4).step_by(self.step) {
-            let gram = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+        // The map turns most grams away: it is probed in a loop that does
+        // nothing else, and the few grams it holds are looked up after.
+        // With the lookups in the loop, and the tails' search inlined
+        // there too, the loop kept its values on the stack. Over the 40
+        // URLs of www.uab.edu (31 `*` rules at `/`, every gram of a path
+        // probed) the check went from 165.2 to 145.2 ns a URL, 98.4 to
+        // 85.1 on www.sophos.com, 124.7 to 117.7 on msdn.microsoft.com;
+        // the corpus and the 10,000-rule file did not move (builds taking
+        // turns, the best of six runs).
+        let mut found = [0u32; FOUND];
+        let mut n = 0;
+        let mut at = 0;
+        while let Some(w) = rest.get(at..).and_then(|r| r.first_chunk::<4>()) {
+            let gram = u32::from_le_bytes(*w);
+            let (word, mask) = bit(gram, self.shift);
+            if self.present[word] & mask != 0 {
+                if n == FOUND {
+                    self.look_up(&found, &mut f);
+                    n = 0;
+                }
+                found[n] = gram;
+                n += 1;
+            }
+            at += self.step;
+        }
+        self.look_up(&found[..n], &mut f);
+    }
+
+    /// Calls `f` with the tails filed under each of `grams`, all of which
+    /// have their bit in `present`.
+    #[inline]
+    fn look_up(&self, grams: &[u32], f: &mut impl FnMut(u32)) {
+        for &gram in grams {
             let (word, mask) = bit(gram, self.shift);
             let bits = self.present[word];
-            if bits & mask == 0 {
-                continue;
-            }
             let rank = (self.before[word] + (bits & (mask - 1)).count_ones()) as usize;
             let bucket = self.starts[rank] as usize..self.starts[rank + 1] as usize;
             // Other grams may share the bucket: their hashes collide.
@@ -349,6 +381,20 @@ mod tests {
         found.dedup();
         assert!(found.contains(&0) && found.contains(&2));
         assert!(!found.contains(&3));
+    }
+
+    // The grams that the map holds are gathered a few at a time: a path
+    // that holds more of them than that still gets every tail.
+    #[test]
+    fn a_path_with_more_filed_grams_than_are_gathered_at_once_gets_every_tail() {
+        let mut arena = Vec::new();
+        let n = 3 * FOUND as u32 + 1;
+        let index = index_of(&mut arena, n, |i| vec![format!("q{i:03}")]);
+        let path: String = (0..n).map(|i| format!("/q{i:03}")).collect();
+        let mut found = candidates(&index, path.as_bytes());
+        found.sort_unstable();
+        found.dedup();
+        assert_eq!(found, (0..n).collect::<Vec<_>>());
     }
 
     // A path without an octet that every tail needs matches none of them,
