@@ -617,6 +617,68 @@ impl AsRef<[u8]> for StarCase {
     }
 }
 
+/// A body and one URL whose path is what the case grows by.
+struct LongPath {
+    body: String,
+    url: String,
+}
+
+impl AsRef<[u8]> for LongPath {
+    fn as_ref(&self) -> &[u8] {
+        self.url.as_bytes()
+    }
+}
+
+// A segment is searched for at each place of the path that starts with its
+// first octet. Fifteen rules (too few for an index), each a `*` and then a
+// segment of `a`s with another octet in the middle: the path is all `a`s
+// (with the other octets at its end, so that the octet filter lets every
+// rule through), so every place starts and ends like the segment and
+// differs only in its middle. Segments of 64 octets are searched for place
+// by place, those of 65 with `memmem`: both linear in the path.
+#[test]
+fn segments_that_nearly_match_at_every_place_of_a_long_path_are_searched_in_linear_time() {
+    let _serial = serial();
+    let middles = "bcdefghijklmnop";
+    for len in [64, 65] {
+        let make = |n: usize| {
+            let mut body = String::from("User-agent: *\n");
+            for middle in middles.chars() {
+                let half = "a".repeat(len / 2 - 1);
+                let rest = "a".repeat(len - len / 2);
+                body.push_str(&format!("Disallow: /*{half}{middle}{rest}\n"));
+            }
+            LongPath {
+                body,
+                url: format!("/{}{middles}", "a".repeat(n)),
+            }
+        };
+        for dialect in Dialect::ALL {
+            let case = make(1_000);
+            assert_eq!(
+                exercise(dialect, case.body.as_bytes(), "bot", &[&case.url]),
+                0
+            );
+            assert_linear(
+                &format!("[{dialect}] {len}-octet segments against a path of `a`s"),
+                [10_000, 40_000],
+                3,
+                Duration::from_secs(1),
+                64,
+                make,
+                |case| {
+                    let robots = parse(dialect, case.body.as_bytes());
+                    let matcher = robots.matcher("bot");
+                    // Ten rounds, to measure more than timer noise.
+                    for _ in 0..10 {
+                        assert!(matcher.is_allowed(&case.url));
+                    }
+                },
+            );
+        }
+    }
+}
+
 #[test]
 fn ten_thousand_stars_in_a_row_match_everything_in_linear_time() {
     let _serial = serial();
