@@ -321,6 +321,8 @@ impl TailIndex {
     #[inline]
     fn look_up(&self, grams: &[u32], f: &mut impl FnMut(u32)) {
         for &gram in grams {
+            // The bit is found again rather than kept with the gram: few
+            // grams get here, and the probe loop stays one store a find.
             let (word, mask) = bit(gram, self.shift);
             let bits = self.present[word];
             let rank = (self.before[word] + (bits & (mask - 1)).count_ones()) as usize;
