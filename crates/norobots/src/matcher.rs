@@ -104,8 +104,9 @@ pub struct Matcher {
 ///
 /// Aligned to its size so that no node straddles two cache lines: the
 /// allocator aligns a large `Vec` to 16 octets only, which put every other
-/// node of the 10,000-rule benchmark file across a line (its check went
-/// from 67.2-67.9 to 66.2-66.7 ns a URL, seven alternations).
+/// node of the 10,000-rule benchmark file across a line. Its check went
+/// from 67.2-67.9 to 66.2-66.7 ns a URL (seven alternations outside
+/// criterion, whose own run-to-run noise is larger than that).
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(align(32))]
 struct Node {
