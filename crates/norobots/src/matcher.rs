@@ -669,7 +669,7 @@ impl Matcher {
     /// jobs rather than by recursion (a hostile file can nest prefixes
     /// 100,000 deep). Each node's children are still made together, side by
     /// side; a queue, which would lay the trie out level by level, measured
-    /// no faster (see the README's scaling notes).
+    /// no faster (see the scaling notes in `crates/norobots-bench/README.md`).
     fn build(&mut self, build: &mut Build, ordinal_bits: u32) {
         let Build {
             entries,
