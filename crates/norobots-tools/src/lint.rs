@@ -141,6 +141,13 @@ macro_rules! codes {
 
         impl Code {
             /// Every code, in the order of the table.
+            ///
+            /// ```
+            /// use norobots_tools::lint::Code;
+            ///
+            /// assert_eq!(Code::ALL.first(), Some(&Code::NotRobotsTxt));
+            /// assert!(Code::ALL.iter().all(|c| c.as_str().parse::<Code>() == Ok(*c)));
+            /// ```
             pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
 
             /// The stable slug, as printed in `severity[code]`.
