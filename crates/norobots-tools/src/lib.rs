@@ -9,14 +9,15 @@
 //! use norobots_tools::audit::{AuditOptions, Auditor};
 //! use norobots_tools::lint::{lint, Code, LintOptions};
 //!
+//! // One site's file: the linter and the auditor read the same body.
 //! let body = b"User-agent: *\nDisalow: /private/\n";
-//! // The linter names the misspelled line ...
+//! // The linter names the misspelled line, which RFC 9309 robots still obey ...
 //! let report = lint(body, &LintOptions::new(Dialect::Rfc9309));
 //! assert_eq!(report.findings[0].code, Code::MisspelledField);
 //! assert_eq!(report.findings[0].line, 2);
 //!
 //! // ... and the auditor finds the robot that went where the file says not to.
-//! let robots = Robots::parse(b"User-agent: *\nDisallow: /private/\n");
+//! let robots = Robots::parse(body);
 //! let log = "192.0.2.1 - - [10/Oct/2000:13:55:37 -0700] \"GET /private/a HTTP/1.0\" 200 99 \"-\" \"FooBot/1.0\"\n";
 //! let audit = Auditor::new(&robots, AuditOptions::default()).audit_reader(log.as_bytes()).unwrap();
 //! assert_eq!(audit.robots[0].violations, 1);
