@@ -101,6 +101,25 @@ impl Rng {
     }
 }
 
+/// Puts `items` in an order fixed by `seed` (Fisher-Yates on the same
+/// generator as the files): the same on every machine and every run.
+///
+/// ```
+/// let mut a = [1, 2, 3, 4, 5];
+/// let mut b = a;
+/// norobots_bench::synthetic::shuffle(&mut a, 7);
+/// norobots_bench::synthetic::shuffle(&mut b, 7);
+/// assert_eq!(a, b);
+/// a.sort();
+/// assert_eq!(a, [1, 2, 3, 4, 5]);
+/// ```
+pub fn shuffle<T>(items: &mut [T], seed: u64) {
+    let mut rng = Rng(seed);
+    for i in (1..items.len()).rev() {
+        items.swap(i, rng.below(i + 1));
+    }
+}
+
 /// One generated rule: `Allow` or `Disallow` plus its pattern.
 #[derive(Clone, Debug)]
 pub struct SyntheticRule {

@@ -27,8 +27,13 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+use norobots_bench::synthetic::shuffle;
+
 /// Rounds over one file's URLs in the hot measures.
 const ROUNDS: usize = 10;
+
+/// For each file, the rounds of its URLs one pass goes through in turn.
+type Rounds<'a> = Vec<Vec<Vec<&'a str>>>;
 
 fn main() {
     let passes: usize = std::env::args()
@@ -43,135 +48,77 @@ fn main() {
         .iter()
         .map(|doc| norobots::Robots::parse(&doc.body).matcher(norobots_bench::AGENT))
         .collect();
-    let urls: Vec<Vec<&str>> = corpus
-        .docs
-        .iter()
-        .map(|doc| doc.urls.iter().map(String::as_str).collect())
-        .collect();
-    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
-    let shuffled: Vec<Vec<Vec<&str>>> = urls
-        .iter()
-        .map(|list| {
-            (0..ROUNDS)
-                .map(|_| {
-                    let mut round = list.clone();
-                    rng.shuffle(&mut round);
-                    round
-                })
-                .collect()
-        })
-        .collect();
-    let total: usize = urls.iter().map(Vec::len).sum();
+    let total = corpus.total_urls() as usize;
     if total == 0 {
         eprintln!("warm_parts: the corpus has no URLs");
         std::process::exit(2);
     }
+    // The three ways differ only in the rounds, all made before timing.
+    let rounds = |count: usize, shuffled: bool| -> Rounds<'_> {
+        let mut seed = 0;
+        corpus
+            .docs
+            .iter()
+            .map(|doc| {
+                (0..count)
+                    .map(|_| {
+                        let mut round: Vec<&str> = doc.urls.iter().map(String::as_str).collect();
+                        if shuffled {
+                            seed += 1;
+                            shuffle(&mut round, seed);
+                        }
+                        round
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let in_turn = rounds(1, false);
+    let hot_same = rounds(ROUNDS, false);
+    let hot_shuffled = rounds(ROUNDS, true);
 
-    let best = |f: &mut dyn FnMut() -> usize, per_pass: usize| {
+    let best = |f: &dyn Fn() -> usize, urls_a_pass: usize| {
         let mut best = f64::MAX;
         for _ in 0..passes {
             let start = Instant::now();
             black_box(f());
             best = best.min(start.elapsed().as_secs_f64());
         }
-        best * 1e9 / per_pass as f64
+        best * 1e9 / urls_a_pass as f64
     };
-    let pairs = || matchers.iter().zip(&urls);
+    let read = |rounds: &Rounds<'_>| {
+        let mut acc = 0u8;
+        for round in rounds.iter().flatten() {
+            for url in round {
+                acc ^= norobots_bench::read_url(black_box(url));
+            }
+        }
+        usize::from(acc)
+    };
+    let check = |rounds: &Rounds<'_>| {
+        let mut allowed = 0;
+        for (m, file) in matchers.iter().zip(rounds) {
+            for url in file.iter().flatten() {
+                allowed += usize::from(m.is_allowed(url));
+            }
+        }
+        allowed
+    };
 
-    let read_in_turn = best(
-        &mut || {
-            let mut acc = 0u8;
-            for list in &urls {
-                for url in list {
-                    acc ^= norobots_bench::read_url(black_box(url));
-                }
-            }
-            usize::from(acc)
-        },
-        total,
-    );
-    let read_hot = best(
-        &mut || {
-            let mut acc = 0u8;
-            for list in &urls {
-                for _ in 0..ROUNDS {
-                    for url in list {
-                        acc ^= norobots_bench::read_url(black_box(url));
-                    }
-                }
-            }
-            usize::from(acc)
-        },
-        total * ROUNDS,
-    );
-    let in_turn = best(
-        &mut || {
-            let mut allowed = 0;
-            for (m, list) in pairs() {
-                for url in list {
-                    allowed += usize::from(m.is_allowed(url));
-                }
-            }
-            allowed
-        },
-        total,
-    );
-    let hot_same = best(
-        &mut || {
-            let mut allowed = 0;
-            for (m, list) in pairs() {
-                for _ in 0..ROUNDS {
-                    for url in list {
-                        allowed += usize::from(m.is_allowed(url));
-                    }
-                }
-            }
-            allowed
-        },
-        total * ROUNDS,
-    );
-    let hot_shuffled = best(
-        &mut || {
-            let mut allowed = 0;
-            for (m, rounds) in matchers.iter().zip(&shuffled) {
-                for round in rounds {
-                    for url in round {
-                        allowed += usize::from(m.is_allowed(url));
-                    }
-                }
-            }
-            allowed
-        },
-        total * ROUNDS,
-    );
+    let read_in_turn = best(&|| read(&in_turn), total);
+    let read_hot = best(&|| read(&hot_same), total * ROUNDS);
+    let check_in_turn = best(&|| check(&in_turn), total);
+    let check_hot_same = best(&|| check(&hot_same), total * ROUNDS);
+    let check_hot_shuffled = best(&|| check(&hot_shuffled), total * ROUNDS);
 
     println!(
         "{} files, {total} URLs, best of {passes} passes, ns a URL",
-        urls.len()
+        corpus.docs.len()
     );
     println!("| measure | in turn | hot, same order | hot, shuffled |");
     println!("|---|---:|---:|---:|");
     println!("| read the URL (the floor) | {read_in_turn:.1} | {read_hot:.1} | |");
-    println!("| norobots check | {in_turn:.1} | {hot_same:.1} | {hot_shuffled:.1} |");
-}
-
-/// Marsaglia's xorshift64: a fixed, repeatable order is all the shuffle
-/// needs, not a good generator.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// Fisher-Yates.
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = (self.next() % (i as u64 + 1)) as usize;
-            items.swap(i, j);
-        }
-    }
+    println!(
+        "| norobots check | {check_in_turn:.1} | {check_hot_same:.1} | {check_hot_shuffled:.1} |"
+    );
 }
