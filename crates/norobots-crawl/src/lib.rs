@@ -1,0 +1,2 @@
+//! A polite recursive web robot (work in progress).
+#![deny(missing_docs)]
