@@ -171,6 +171,10 @@ pub fn run(dialect: Dialect, data: &[u8]) {
     assert!(token
         .bytes()
         .all(|b| b.is_ascii_alphabetic() || b == b'_' || b == b'-'));
+    // The robot's token is a token, and a part of what was passed.
+    let robot = norobots::robot_token(&agent);
+    assert!(agent.contains(robot));
+    assert!(robot.is_empty() || norobots::is_product_token(robot));
 
     // A byte limit reads exactly the prefix, and says so.
     let limit = body.len() / 2;

@@ -6,7 +6,7 @@ use norobots::{Dialect, Matcher, ParseOptions, RuleRef, Verdict};
 use norobots_tools::printable;
 
 use crate::error::CliError;
-use crate::input::{RobotsSource, MAX_INPUT};
+use crate::input::{url_problem, RobotsSource, MAX_INPUT};
 
 /// How each verdict is printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +45,9 @@ pub enum Outcome {
     SomeDisallowed,
     /// None was disallowed, but some were deferred (fetched robots.txt only).
     SomeDeferred,
+    /// Some input was not a URL or a path: each was named on stderr and the
+    /// others were answered.
+    SomeInvalid,
 }
 
 /// Runs `norobots check` against the real stdin and stdout.
@@ -58,11 +61,14 @@ pub fn run(options: &CheckOptions) -> Result<Outcome, CliError> {
         ));
     }
     let robots = options.robots.load(&ParseOptions::new(options.dialect))?;
+    if let Some(note) = crate::agent::note(options.dialect, &options.agent) {
+        crate::warn(&note);
+    }
     // Compiled once: per-URL work is then just matching.
     let matcher = robots.matcher(&options.agent);
 
     let stdout = io::stdout();
-    let mut report = Report::new(BufWriter::new(stdout.lock()), options.format);
+    let mut report = Report::new(BufWriter::new(stdout.lock()), io::stderr(), options.format);
     let result = if options.urls.is_empty() {
         report.stream(&matcher, io::stdin().lock())
     } else {
@@ -71,51 +77,81 @@ pub fn run(options: &CheckOptions) -> Result<Outcome, CliError> {
     report.finish(result)
 }
 
-/// Prints verdicts to a writer and remembers whether any URL was disallowed.
+/// Prints verdicts to a writer and remembers whether any URL was
+/// disallowed, and whether any input was not a URL at all.
 ///
-/// Generic over the writer so the formatting and the broken-pipe handling
-/// can be tested without a process.
-pub struct Report<W: Write> {
+/// Generic over the writers so the formatting, the messages and the
+/// broken-pipe handling can be tested without a process.
+pub struct Report<W: Write, E: Write> {
     out: W,
+    err: E,
     format: Format,
     any_disallowed: bool,
+    any_invalid: bool,
 }
 
-impl<W: Write> Report<W> {
-    /// A report that writes to `out` in `format`.
-    pub fn new(out: W, format: Format) -> Self {
+impl<W: Write, E: Write> Report<W, E> {
+    /// A report that writes verdicts to `out` in `format`, and the inputs
+    /// it cannot answer to `err`.
+    pub fn new(out: W, err: E, format: Format) -> Self {
         Report {
             out,
+            err,
             format,
             any_disallowed: false,
+            any_invalid: false,
         }
     }
 
-    /// Checks one URL and prints its verdict.
+    /// Checks one URL and prints its verdict; `place` names the input
+    /// (`URL argument 2`, `stdin line 7`) for the message when it is not a
+    /// URL or a path, in which case nothing is printed to `out` and the run
+    /// goes on.
     ///
     /// The URL is decided on its octets and echoed as given, UTF-8 or not
     /// (a Latin-1 log line, say), so that each output line names exactly the
     /// input it answers.
-    pub fn url(&mut self, matcher: &Matcher, url: &[u8]) -> Result<(), CliError> {
+    pub fn url(
+        &mut self,
+        matcher: &Matcher,
+        url: &[u8],
+        place: &dyn Fn() -> String,
+    ) -> Result<(), CliError> {
+        if let Some(problem) = url_problem(url) {
+            self.invalid(&place(), &problem)?;
+            return Ok(());
+        }
         let verdict = matcher.check_bytes(url);
         self.any_disallowed |= !verdict.allowed;
         write_verdict(&mut self.out, self.format, url, &verdict).map_err(CliError::Write)
     }
 
-    /// Checks each URL of an iterator, in order.
+    /// Names an input that has no answer, after the verdicts printed so
+    /// far, so that a terminal shows the message where the input was.
+    pub fn invalid(&mut self, place: &str, problem: &str) -> Result<(), CliError> {
+        self.any_invalid = true;
+        self.out.flush().map_err(CliError::Write)?;
+        // Like `fail`: a stderr that is gone has nobody left to tell.
+        let _ = writeln!(self.err, "norobots: error: {place}: {problem}");
+        Ok(())
+    }
+
+    /// Checks each URL of an iterator, in order; they are the command's
+    /// arguments, named by their place among the URLs.
     pub fn all<'u>(
         &mut self,
         matcher: &Matcher,
         urls: impl IntoIterator<Item = &'u [u8]>,
     ) -> Result<(), CliError> {
-        urls.into_iter().try_for_each(|url| self.url(matcher, url))
+        urls.into_iter()
+            .enumerate()
+            .try_for_each(|(i, url)| self.url(matcher, url, &|| format!("URL argument {}", i + 1)))
     }
 
     /// Checks one URL per line of `input`.
     ///
     /// Reuses one line buffer so memory stays flat however long the list
-    /// is, and emits one output line per input line (blank ones included)
-    /// so output lines stay aligned with input lines.
+    /// is, and emits one output line per answerable input line, in order.
     pub fn stream(&mut self, matcher: &Matcher, mut input: impl BufRead) -> Result<(), CliError> {
         let mut line = Vec::new();
         for number in 1.. {
@@ -123,7 +159,9 @@ impl<W: Write> Report<W> {
             if read == 0 {
                 break;
             }
-            self.url(matcher, strip_line_ending(&line))?;
+            self.url(matcher, strip_line_ending(&line), &|| {
+                format!("stdin line {number}")
+            })?;
         }
         Ok(())
     }
@@ -145,7 +183,9 @@ impl<W: Write> Report<W> {
     }
 
     fn outcome(&self) -> Outcome {
-        if self.any_disallowed {
+        if self.any_invalid {
+            Outcome::SomeInvalid
+        } else if self.any_disallowed {
             Outcome::SomeDisallowed
         } else {
             Outcome::AllAllowed
@@ -270,9 +310,11 @@ mod tests {
     fn render_bytes(format: Format, body: &str, input: &[u8]) -> (Vec<u8>, Outcome) {
         let matcher = matcher(body, Dialect::Rfc9309);
         let mut out = Vec::new();
-        let mut report = Report::new(&mut out, format);
+        let mut err = Vec::new();
+        let mut report = Report::new(&mut out, &mut err, format);
         let result = report.stream(&matcher, input);
         let outcome = report.finish(result).unwrap();
+        assert!(err.is_empty(), "{}", String::from_utf8_lossy(&err));
         (out, outcome)
     }
 
@@ -308,14 +350,39 @@ mod tests {
     }
 
     #[test]
-    fn stream_prints_one_line_per_input_line_including_blank_and_unterminated() {
+    fn stream_prints_one_line_per_input_line_including_unterminated() {
         let (out, outcome) = render(
             Format::Plain,
             "User-agent: *\nDisallow: /private\n",
-            b"/ok\r\n\n/private/x",
+            b"/ok\r\n/private/x",
         );
-        assert_eq!(out, "allowed\t/ok\nallowed\t\ndisallowed\t/private/x\n");
+        assert_eq!(out, "allowed\t/ok\ndisallowed\t/private/x\n");
         assert_eq!(outcome, Outcome::SomeDisallowed);
+    }
+
+    // Issue 47: a blank line printed `allowed<TAB><TAB>no rule`.
+    #[test]
+    fn a_line_that_is_not_a_url_is_named_on_stderr_and_the_rest_answered() {
+        let matcher = matcher("User-agent: *\nDisallow: /private\n", Dialect::Rfc9309);
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let mut report = Report::new(&mut out, &mut err, Format::Explain);
+        let result = report.stream(&matcher, &b"/ok\n\nadmin/\n/private/x\n"[..]);
+        assert_eq!(report.finish(result).unwrap(), Outcome::SomeInvalid);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "allowed\t/ok\tno rule\ndisallowed\t/private/x\tline 2: Disallow: /private\n"
+        );
+        let err = String::from_utf8(err).unwrap();
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 2, "{err}");
+        assert!(
+            lines[0].starts_with("norobots: error: stdin line 2: empty"),
+            "{err}"
+        );
+        assert!(
+            lines[1].starts_with("norobots: error: stdin line 3: `admin/`"),
+            "{err}"
+        );
     }
 
     // A Latin-1 URL list: `\xE9` is `%E9` to rfc9309 (2.2.2: octets
@@ -375,7 +442,7 @@ mod tests {
     #[test]
     fn broken_pipe_ends_the_run_quietly_with_status_so_far() {
         let matcher = matcher("User-agent: *\nDisallow: /\n", Dialect::Rfc9309);
-        let mut report = Report::new(ClosedPipe, Format::Plain);
+        let mut report = Report::new(ClosedPipe, io::sink(), Format::Plain);
         let result = report.stream(&matcher, &b"/a\n/b\n"[..]);
         assert!(matches!(result, Err(CliError::Write(_))));
         assert_eq!(report.finish(result).unwrap(), Outcome::SomeDisallowed);
@@ -393,7 +460,7 @@ mod tests {
             }
         }
         let matcher = matcher("", Dialect::Rfc9309);
-        let mut report = Report::new(Full, Format::Plain);
+        let mut report = Report::new(Full, io::sink(), Format::Plain);
         let result = report.all(&matcher, [&b"/a"[..]]);
         assert!(matches!(report.finish(result), Err(CliError::Write(_))));
     }

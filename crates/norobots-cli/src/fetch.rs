@@ -81,10 +81,24 @@ pub fn report(out: &mut impl Write, entry: &Entry, agent: &str) -> io::Result<()
             "note         the body is an HTML page, not a robots.txt; it was parsed all the same"
         )?;
     }
-    writeln!(out, "policy       {}", entry.access())?;
+    // The outcome line above gave the cause; the policy says only what it
+    // means, so that a failure is said once.
+    let policy = match entry.access() {
+        Access::Rules => "obey the file's rules",
+        Access::AllowAll(_) => "allow all",
+        Access::DisallowAll(_) => "disallow all",
+        Access::Defer(_) => "defer the host",
+    };
+    writeln!(out, "policy       {policy}")?;
+    // A failure is not fresh: its lifetime is the wait before the next try.
+    let label = if norobots_fetch::is_failure(&fetch.outcome) || entry.stale().is_some() {
+        "retry after "
+    } else {
+        "fresh for   "
+    };
     writeln!(
         out,
-        "fresh for    {} (until {})",
+        "{label} {} (at {})",
         human(entry.ttl()),
         httpdate::fmt_http_date(entry.expires())
     )?;
@@ -182,7 +196,7 @@ mod tests {
             text.contains("policy       obey the file's rules\n"),
             "{text}"
         );
-        assert!(text.contains("fresh for    1d 0h"), "{text}");
+        assert!(text.contains("fresh for    1d 0h (at "), "{text}");
         assert!(text.contains("group        line 1: User-agent: FooBot\n  rule       line 2: Disallow: /foo\n  delay      2 s\n  rate       1 per 5 s\n  visit      0100-0330 UTC\n"), "{text}");
         assert!(!text.contains("line 8"), "{text}");
         assert!(

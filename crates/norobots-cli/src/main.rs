@@ -3,6 +3,7 @@
 //! This file only parses arguments, reports errors and picks exit codes;
 //! the work is in [`check`], [`remote`], [`fetch`] and [`parse`].
 
+mod agent;
 mod audit;
 mod check;
 mod error;
@@ -13,6 +14,7 @@ mod lint;
 mod meta;
 mod parse;
 mod remote;
+mod value;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -74,7 +76,9 @@ Without --robots, each URL's robots.txt is fetched (once per origin) and:
 Exit status:
   0  every URL is allowed (or there were none)
   1  at least one URL is disallowed
-  2  usage or input error; a one-line message is printed on stderr
+  2  usage or input error; a one-line message is printed on stderr (an
+     input that is neither a URL nor a path is named by its argument or
+     stdin line, and the other URLs are still answered)
   3  none is disallowed, but some are deferred (fetched robots.txt only)"
 );
 
@@ -218,21 +222,18 @@ struct HttpArgs {
     user_agent: String,
 
     /// How many seconds one robots.txt fetch may take, redirects included.
-    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
-    timeout: f64,
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = value::seconds)]
+    timeout: Duration,
 }
 
 impl HttpArgs {
     fn timeout(&self) -> Result<Duration, CliError> {
-        Duration::try_from_secs_f64(self.timeout)
-            .ok()
-            .filter(|d| !d.is_zero())
-            .ok_or_else(|| {
-                CliError::Usage(format!(
-                    "--timeout must be a positive number of seconds, not {}",
-                    self.timeout
-                ))
-            })
+        if self.timeout.is_zero() {
+            return Err(CliError::Usage(
+                "--timeout must be a positive number of seconds, not 0".into(),
+            ));
+        }
+        Ok(self.timeout)
     }
 }
 
@@ -377,6 +378,7 @@ fn main() -> ExitCode {
             Outcome::AllAllowed => EXIT_OK,
             Outcome::SomeDisallowed => EXIT_DISALLOWED,
             Outcome::SomeDeferred => EXIT_DEFERRED,
+            Outcome::SomeInvalid => EXIT_ERROR,
         }),
         Command::Fetch(args) => (|| {
             fetch::run(&fetch::FetchCommand {
@@ -430,6 +432,12 @@ fn fail(what: &dyn std::fmt::Display) -> ExitCode {
     // tell anyway.
     let _ = writeln!(io::stderr().lock(), "norobots: error: {what}");
     ExitCode::from(EXIT_ERROR)
+}
+
+/// Prints `norobots: <what>` on stderr, for a `warning: …` or `note: …`
+/// that does not end the run.
+pub(crate) fn warn(what: &str) {
+    let _ = writeln!(io::stderr().lock(), "norobots: {what}");
 }
 
 /// Squeezes clap's multi-line error into one line so that every error the

@@ -3,7 +3,7 @@
 
 use std::io::{self, BufWriter, Write};
 
-use norobots::{Dialect, Field, Group, ParseOptions, Robots, VisitTime};
+use norobots::{Dialect, Field, Group, NotText, ParseOptions, Robots, VisitTime};
 use norobots_tools::Escaped;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::json;
@@ -25,13 +25,16 @@ pub struct ParseCommand {
 
 /// Runs `norobots parse` against the real stdout.
 pub fn run(command: &ParseCommand) -> Result<(), CliError> {
-    let robots = command.robots.load(&ParseOptions::new(command.dialect))?;
+    let body = command.robots.read()?;
+    let not_text = norobots::not_text(&body);
+    let robots = Robots::parse_with(&body, &ParseOptions::new(command.dialect));
+    drop(body);
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let result = if command.json {
-        write_json(&robots, &mut out)
+        write_json(&robots, not_text, &mut out)
     } else {
-        write_text(&robots, &mut Escaped(&mut out))
+        write_text(&robots, not_text, &mut Escaped(&mut out))
     }
     .and_then(|()| out.flush());
     match result {
@@ -43,8 +46,23 @@ pub fn run(command: &ParseCommand) -> Result<(), CliError> {
 
 /// The text dump: one item per line, rules in the same `line N: Kind:
 /// pattern` shape that `check --explain` prints.
-pub fn write_text(robots: &Robots, out: &mut impl Write) -> io::Result<()> {
+///
+/// `not_text` says what the body is when it is not text
+/// ([`norobots::not_text`]): then it is said first, and the noise a robot
+/// reads in it is counted rather than listed.
+pub fn write_text(
+    robots: &Robots,
+    not_text: Option<NotText>,
+    out: &mut impl Write,
+) -> io::Result<()> {
     writeln!(out, "dialect: {}", robots.dialect())?;
+    if let Some(what) = not_text {
+        writeln!(
+            out,
+            "body: {}, not robots.txt text; what a robot reads in it follows",
+            what.describe()
+        )?;
+    }
     if robots.truncated() {
         writeln!(out, "truncated: the body was cut at the byte limit")?;
     }
@@ -57,6 +75,18 @@ pub fn write_text(robots: &Robots, out: &mut impl Write) -> io::Result<()> {
     for field in robots.hosts() {
         writeln!(out, "host (line {}): {}", field.line(), field.value())?;
     }
+    if not_text.is_some() {
+        // Each "line" of a binary body is noise: counted, not listed (the
+        // JSON document still lists them).
+        let others = robots.other_fields().count();
+        if others > 0 {
+            writeln!(
+                out,
+                "other fields: {others} (not listed for a body that is not text)"
+            )?;
+        }
+        return write_diagnostic_counts(robots, out);
+    }
     for field in robots.other_fields() {
         writeln!(
             out,
@@ -68,6 +98,25 @@ pub fn write_text(robots: &Robots, out: &mut impl Write) -> io::Result<()> {
     }
     for diagnostic in robots.diagnostics() {
         writeln!(out, "diagnostic: {diagnostic}")?;
+    }
+    Ok(())
+}
+
+/// One line per kind of diagnostic, with its count and first line.
+fn write_diagnostic_counts(robots: &Robots, out: &mut impl Write) -> io::Result<()> {
+    let mut kinds: Vec<(norobots::DiagnosticKind, usize, usize)> = Vec::new();
+    for d in robots.diagnostics() {
+        match kinds.iter_mut().find(|(k, _, _)| *k == d.kind) {
+            Some((_, n, _)) => *n += 1,
+            None => kinds.push((d.kind, 1, d.line)),
+        }
+    }
+    for (kind, n, first) in kinds {
+        let lines = if n == 1 { "line" } else { "lines" };
+        writeln!(
+            out,
+            "diagnostic: {kind}: on {n} {lines}, the first is line {first}"
+        )?;
     }
     Ok(())
 }
@@ -100,9 +149,13 @@ fn write_group_text(group: Group<'_>, out: &mut impl Write) -> io::Result<()> {
 /// The JSON dump: a single pretty-printed document, written as it is
 /// walked. A file of two million rules (64 MiB, the most read) would take
 /// gigabytes as a tree of `Value`s; written this way, one rule at a time.
-pub fn write_json(robots: &Robots, out: &mut impl Write) -> io::Result<()> {
+pub fn write_json(
+    robots: &Robots,
+    not_text: Option<NotText>,
+    out: &mut impl Write,
+) -> io::Result<()> {
     let mut serializer = serde_json::Serializer::pretty(&mut *out);
-    Document(robots)
+    Document(robots, not_text)
         .serialize(&mut serializer)
         .map_err(io::Error::from)?;
     out.write_all(b"\n")
@@ -110,13 +163,20 @@ pub fn write_json(robots: &Robots, out: &mut impl Write) -> io::Result<()> {
 
 /// The whole file. Keys come in the order of a `json!` object's (sorted),
 /// as they did when the document was one.
-struct Document<'a>(&'a Robots);
+struct Document<'a>(&'a Robots, Option<NotText>);
 
 impl Serialize for Document<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let robots = self.0;
         let field = |field: Field<'_>| json!({"line": field.line(), "value": field.value()});
-        let mut map = serializer.serialize_map(Some(7))?;
+        let mut map = serializer.serialize_map(Some(8))?;
+        let body = self.1.map(|what| match what {
+            NotText::Gzip => "gzip",
+            NotText::Utf16 { big_endian: false } => "utf-16le",
+            NotText::Utf16 { big_endian: true } => "utf-16be",
+            NotText::Binary => "binary",
+        });
+        map.serialize_entry("body_not_text", &body)?;
         map.serialize_entry(
             "diagnostics",
             &Each(|| {
@@ -196,7 +256,7 @@ mod tests {
     fn text_dump_lists_groups_rules_extensions_sitemaps_and_diagnostics() {
         let robots = Robots::parse_with(BODY, &ParseOptions::new(Dialect::Google));
         let mut out = Vec::new();
-        write_text(&robots, &mut out).unwrap();
+        write_text(&robots, None, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         for needle in [
             "dialect: google\n",
@@ -218,8 +278,9 @@ mod tests {
     fn json_dump_prints_as_the_tree_of_its_values() {
         let robots = Robots::parse_with(BODY, &ParseOptions::new(Dialect::Google));
         let mut out = Vec::new();
-        write_json(&robots, &mut out).unwrap();
+        write_json(&robots, None, &mut out).unwrap();
         let tree = json!({
+            "body_not_text": null,
             "dialect": "google",
             "truncated": false,
             "groups": [{
@@ -256,7 +317,7 @@ mod tests {
     fn json_dump_is_one_document_with_every_section() {
         let robots = Robots::parse_with(BODY, &ParseOptions::new(Dialect::Rfc9309));
         let mut out = Vec::new();
-        write_json(&robots, &mut out).unwrap();
+        write_json(&robots, None, &mut out).unwrap();
         let value: Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(value["dialect"], "rfc9309");
         assert_eq!(value["truncated"], false);

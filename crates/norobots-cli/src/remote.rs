@@ -17,6 +17,7 @@ use tokio::task::JoinHandle;
 
 use crate::check::{read_url_line, strip_line_ending, write_json_fields, Format, Outcome};
 use crate::error::CliError;
+use crate::input::url_problem;
 
 /// How many checks may wait on fetches at once.
 const WINDOW: usize = 32;
@@ -66,18 +67,28 @@ pub fn run(options: &RemoteOptions) -> Result<Outcome, CliError> {
     let mut state = State::default();
     let mut pending: VecDeque<(Vec<u8>, JoinHandle<Decision>)> = VecDeque::new();
 
+    if let Some(note) = crate::agent::note(options.dialect, &options.agent) {
+        crate::warn(&note);
+    }
+
     let mut submit = |url: Vec<u8>,
                       place: &dyn Fn() -> String,
                       state: &mut State,
                       out: &mut dyn Write|
      -> Result<(), CliError> {
-        if let Err(err) = Origin::of(&String::from_utf8_lossy(&url)) {
-            // What is already decided is printed first: nothing half-done.
+        let problem = url_problem(&url).or_else(|| {
+            Origin::of(&String::from_utf8_lossy(&url)).err().map(|err| {
+                format!("{err} (without --robots, each URL's robots.txt is fetched, so URLs must be full http or https URLs)")
+            })
+        });
+        if let Some(problem) = problem {
+            // What is already decided is printed first, so that the
+            // message comes where the input was.
             drain(&runtime, &mut pending, 0, options.format, state, out)?;
-            return Err(CliError::Usage(format!(
-                "{}: {err} (without --robots, each URL's robots.txt is fetched, so URLs must be full http or https URLs)",
-                place()
-            )));
+            out.flush().map_err(CliError::Write)?;
+            state.invalid = true;
+            crate::warn(&format!("error: {}: {problem}", place()));
+            return Ok(());
         }
         let cache = cache.clone();
         let agent = options.agent.clone();
@@ -138,11 +149,14 @@ pub fn run(options: &RemoteOptions) -> Result<Outcome, CliError> {
 struct State {
     disallowed: bool,
     deferred: bool,
+    invalid: bool,
 }
 
 impl State {
     fn outcome(&self) -> Outcome {
-        if self.disallowed {
+        if self.invalid {
+            Outcome::SomeInvalid
+        } else if self.disallowed {
             Outcome::SomeDisallowed
         } else if self.deferred {
             Outcome::SomeDeferred
@@ -310,5 +324,7 @@ mod tests {
         assert_eq!(s.outcome(), Outcome::SomeDeferred);
         s.disallowed = true;
         assert_eq!(s.outcome(), Outcome::SomeDisallowed);
+        s.invalid = true;
+        assert_eq!(s.outcome(), Outcome::SomeInvalid);
     }
 }

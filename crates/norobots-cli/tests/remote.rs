@@ -252,17 +252,34 @@ fn urls_that_are_not_utf8_are_fetched_for_decided_and_echoed_as_given() {
 }
 
 #[test]
-fn a_bad_url_on_stdin_names_its_line_after_printing_what_came_before() {
+fn a_bad_url_on_stdin_names_its_line_and_the_others_are_still_answered() {
     let site = Server::start(404, "", "");
-    let input = format!("{}\nnot a url\n{}\n", site.url("/a"), site.url("/b"));
+    let input = format!(
+        "{}\nnot a url\n\n/path\n{}\n",
+        site.url("/a"),
+        site.url("/b")
+    );
     let (out, err, code) = run(&["check", "--agent", "bot"], Some(&input));
-    assert_eq!(out, format!("allowed\t{}\n", site.url("/a")));
+    assert_eq!(
+        out,
+        format!("allowed\t{}\nallowed\t{}\n", site.url("/a"), site.url("/b"))
+    );
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
     assert!(
-        err.starts_with("norobots: error: stdin line 2: bad URL `not a url`"),
+        lines[0].starts_with("norobots: error: stdin line 2: `not a url` is neither a URL"),
         "{err}"
     );
-    assert_eq!(err.lines().count(), 1);
+    assert!(
+        lines[1].starts_with("norobots: error: stdin line 3: empty"),
+        "{err}"
+    );
+    assert!(
+        lines[2].starts_with("norobots: error: stdin line 4: bad URL `/path`"),
+        "{err}"
+    );
     assert_eq!(code, 2);
+    assert_eq!(site.requests().len(), 1, "one fetch for the one origin");
 }
 
 #[test]
@@ -288,7 +305,7 @@ fn fetch_shows_the_outcome_policy_groups_and_sitemaps() {
         "{out}"
     );
     assert_eq!(lines[2], "policy       obey the file's rules");
-    assert!(lines[3].starts_with("fresh for    1h 0m (until "), "{out}");
+    assert!(lines[3].starts_with("fresh for    1h 0m (at "), "{out}");
     assert_eq!(
         &lines[4..],
         [
@@ -305,10 +322,9 @@ fn fetch_shows_the_outcome_policy_groups_and_sitemaps() {
 fn fetch_of_a_deferred_host_exits_3_and_of_a_bad_url_exits_2() {
     let down = Server::start(500, "", "");
     let (out, _, code) = run(&["fetch", "--dialect", "draft1996", &down.url("/")], None);
-    assert!(
-        out.contains("policy       defer the host (HTTP 500)"),
-        "{out}"
-    );
+    assert!(out.contains("outcome      HTTP 500, "), "{out}");
+    assert!(out.contains("\npolicy       defer the host\n"), "{out}");
+    assert!(out.contains("\nretry after  1m 0s (at "), "{out}");
     assert_eq!(code, 3);
     let (out, err, code) = run(&["fetch", "ftp://example.com/"], None);
     assert_eq!(out, "");
@@ -317,6 +333,37 @@ fn fetch_of_a_deferred_host_exits_3_and_of_a_bad_url_exits_2() {
         "norobots: error: not an http or https URL: ftp://example.com/\n"
     );
     assert_eq!(code, 2);
+}
+
+// Issue 47, item 8: the error chain was printed twice (outcome and policy),
+// with the URL inside it, and the failure was "fresh for 1m 0s".
+#[test]
+fn fetch_of_an_unreachable_origin_says_the_cause_once_and_when_to_retry() {
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let (out, err, code) = run(&["fetch", &format!("http://127.0.0.1:{port}/")], None);
+    assert_eq!(err, "");
+    assert_eq!(
+        code, 0,
+        "rfc9309 answers an unreachable robots.txt with disallow all"
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[1].split(", 0 redirects").next().unwrap(),
+        "outcome      cannot connect: tcp connect error: Connection refused (os error 111)",
+        "{out}"
+    );
+    assert_eq!(out.matches("Connection refused").count(), 1, "{out}");
+    assert_eq!(
+        out.matches("127.0.0.1").count(),
+        1,
+        "the URL only on its line: {out}"
+    );
+    assert_eq!(lines[2], "policy       disallow all");
+    assert!(lines[3].starts_with("retry after  1m 0s (at "), "{out}");
+    assert!(!out.contains("fresh"), "{out}");
 }
 
 // A stranger's robots.txt cannot drive the terminal of whoever looks at it.

@@ -301,14 +301,25 @@ fn next_hop(current: &Url, headers: &HeaderMap, status: u16) -> Result<Url, Redi
 }
 
 /// Sorts a transport error; `in_body` says whether headers had arrived.
+///
+/// The text is the cause, said once: the last two links of the error's
+/// chain (`tcp connect error: Connection refused (os error 111)`, `dns
+/// error: failed to lookup address information: …`). The links above them
+/// repeat the URL, which the caller knows, and name the layers the error
+/// passed through (`error sending request for url (…): client error
+/// (Connect)`), which a reader does not need.
 fn classify(error: &reqwest::Error, in_body: bool) -> Failure {
-    let mut text = error.to_string();
+    let mut chain = Vec::new();
     let mut source = error.source();
     while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
+        chain.push(s.to_string());
         source = s.source();
     }
+    let text = if chain.is_empty() {
+        error.to_string()
+    } else {
+        chain[chain.len().saturating_sub(2)..].join(": ")
+    };
     if error.is_timeout() {
         Failure::Timeout
     } else if error.is_connect() {

@@ -10,7 +10,7 @@
 //! # Clients and the robot rule
 //!
 //! A *client* is a pair (the robot's name in the `User-Agent`, as
-//! [`robot_name`] reads it: `Googlebot` in `Mozilla/5.0 (compatible;
+//! [`norobots::robot_token`] reads it: `Googlebot` in `Mozilla/5.0 (compatible;
 //! Googlebot/2.1; …)`; client address). A client is a
 //! **robot** when, in any of its requests,
 //!
@@ -75,8 +75,8 @@ use std::time::Instant;
 use hashbrown::HashTable;
 use norobots::{Matcher, Robots, RuleRef};
 
+pub use client::looks_like_bot;
 use client::Client;
-pub use client::{looks_like_bot, robot_name};
 pub use parse::{parse_line, LineError, LogLine, Timestamp};
 pub use report::{
     AuditReport, HumanSummary, MalformedLine, RobotReasons, RobotReport, Totals, Violation,
@@ -417,12 +417,12 @@ fn matchable<'a>(target: &'a [u8], scratch: &'a mut Vec<u8>) -> &'a [u8] {
 }
 
 /// The agent to build a matcher for, from a request's `User-Agent`: the
-/// robot's name ([`robot_name`]), as the robot itself would pass it. A full
+/// robot's name ([`norobots::robot_token`]), as the robot itself would pass it. A full
 /// header would do for three dialects but not for `google`, which compares
 /// the caller's agent whole, nor for browser-shaped headers, whose leading
 /// token is `Mozilla` in every dialect.
 fn matcher_agent(ua: &str) -> &str {
-    match robot_name(ua) {
+    match norobots::robot_token(ua) {
         "" => ua,
         name => name,
     }
@@ -454,7 +454,7 @@ struct UaInfo {
     /// Index into `Matchers::matchers`.
     matcher: usize,
     bot_like: bool,
-    /// The string and its robot name (see `robot_name`), kept once and
+    /// The string and its robot name (see `norobots::robot_token`), kept once and
     /// shared by every client that sends it.
     user_agent: Option<Arc<str>>,
     token: Arc<str>,
@@ -528,7 +528,7 @@ impl Matchers {
         UaInfo {
             matcher,
             bot_like,
-            token: robot_name(ua).into(),
+            token: norobots::robot_token(ua).into(),
             user_agent,
         }
     }

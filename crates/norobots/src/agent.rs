@@ -22,6 +22,80 @@ pub fn product_token(user_agent: &str) -> &str {
     &user_agent[..end]
 }
 
+/// The robot's product token in a `User-Agent` header: the leading
+/// product token, except in a browser-shaped header, where it is the first
+/// token inside that names a robot.
+///
+/// Most robots send their own name first (`FigTree/0.1 Robot
+/// libwww-perl/5.04`, `curl/8.5`). The big crawlers send browser-shaped
+/// headers, `Mozilla/5.0 (compatible; Googlebot/2.1;
+/// +http://www.google.com/bot.html)`, whose leading token `Mozilla` is a
+/// compatibility marker, not the product: for those, and for a header
+/// that starts with no token at all, the first token
+/// whose name says robot (`bot`, `crawl`, `spider`, `slurp`, ignoring
+/// case) is the robot's, and contact URLs (`+http://…`) name nobody. A
+/// browser-shaped header with no such token is read as `Mozilla`, which
+/// matches only `*` groups in any file that does not name it.
+///
+/// This is the token RFC 9309 (section 2.2.1) matches against
+/// `User-agent` lines; [`Robots::matcher`](crate::Robots::matcher) reads
+/// the caller's agent with it in the `rfc9309` dialect.
+///
+/// ```
+/// use norobots::robot_token;
+///
+/// assert_eq!(robot_token("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"), "Googlebot");
+/// assert_eq!(robot_token("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0 Safari/537.36"), "bingbot");
+/// assert_eq!(robot_token("FigTree/0.1 Robot libwww-perl/5.04"), "FigTree");
+/// assert_eq!(robot_token("Googlebot-Image/1.0"), "Googlebot-Image");
+/// assert_eq!(robot_token("Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0"), "Mozilla");
+/// assert_eq!(robot_token("  ExampleBot"), "ExampleBot");
+/// ```
+pub fn robot_token(user_agent: &str) -> &str {
+    let user_agent = user_agent.trim_start();
+    let leading = product_token(user_agent);
+    if !(leading.is_empty() || leading.eq_ignore_ascii_case("Mozilla")) {
+        return leading;
+    }
+    let pieces =
+        user_agent.split(|c: char| c.is_whitespace() || matches!(c, ';' | '(' | ')' | ','));
+    for piece in pieces {
+        // Octets, not a `str` slice: the fourth octet of a stranger's
+        // header may fall inside a character.
+        let scheme = piece.trim_start_matches('+').as_bytes().get(..4);
+        if scheme.is_some_and(|s| s.eq_ignore_ascii_case(b"http")) {
+            continue;
+        }
+        let token = product_token(piece);
+        if names_a_robot(token) {
+            return token;
+        }
+    }
+    leading
+}
+
+/// Whether a product token says robot, the way robots name themselves
+/// (Googlebot, bingbot, Baiduspider, Yahoo! Slurp, a "crawler").
+fn names_a_robot(token: &str) -> bool {
+    ["bot", "crawl", "spider", "slurp"]
+        .iter()
+        .any(|w| contains_ignore_case(token.as_bytes(), w.as_bytes()))
+}
+
+/// Whether `agent` is a product token as RFC 9309 defines it: one or more
+/// of `A-Z a-z _ -`. The `google` dialect, like the reference library,
+/// matches `User-agent` lines only against such a token: an agent like
+/// `Googlebot/2.1` is compared whole and names no group.
+///
+/// ```
+/// assert!(norobots::is_product_token("Googlebot-Image"));
+/// assert!(!norobots::is_product_token("Googlebot/2.1"));
+/// assert!(!norobots::is_product_token(""));
+/// ```
+pub fn is_product_token(agent: &str) -> bool {
+    !agent.is_empty() && agent.bytes().all(is_token_byte)
+}
+
 /// The octets RFC 9309 allows in a product token.
 pub(crate) fn is_token_byte(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b == b'-'
@@ -55,7 +129,7 @@ pub(crate) fn is_global(dialect: Dialect, value: &[u8]) -> bool {
 pub(crate) fn caller_name(dialect: Dialect, agent: &str) -> &str {
     match dialect {
         Dialect::Norobots1994 | Dialect::Draft1996 => legacy_name(agent),
-        Dialect::Rfc9309 => product_token(agent.trim_start()),
+        Dialect::Rfc9309 => robot_token(agent),
         Dialect::Google => agent,
     }
 }
@@ -155,6 +229,53 @@ mod tests {
                 }
             }
         }
+    }
+
+    // Browser-shaped headers carry the robot's token inside; a robot that
+    // sends its own name first keeps it, whatever follows.
+    #[test]
+    fn robot_token_looks_inside_browser_shaped_headers_only() {
+        assert_eq!(
+            robot_token("Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)"),
+            "Slurp"
+        );
+        assert_eq!(
+            robot_token("Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/41.0 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"),
+            "Googlebot"
+        );
+        // A contact URL is not a name, even one that says "bot".
+        assert_eq!(
+            robot_token("Mozilla/5.0 (+http://example.com/bot.html)"),
+            "Mozilla"
+        );
+        assert_eq!(
+            robot_token("mozilla/5.0 (compatible; FooCrawler/1)"),
+            "FooCrawler"
+        );
+        assert_eq!(robot_token("Wget/1.21 (compatible; OtherBot)"), "Wget");
+        assert_eq!(robot_token("Lycos/1.0 libwww/3.1"), "Lycos");
+        assert_eq!(robot_token(""), "");
+        // Found by the `audit` fuzz target (when this rule lived in the
+        // auditor): a header whose fourth octet falls inside a character
+        // made the contact-URL test slice a `str` mid-character.
+        assert_eq!(
+            robot_token("Mozilla/5.0 (com\u{FFFD}atible; Googlebot/2.1; +http://x/bot.html)"),
+            "Googlebot"
+        );
+        for ua in [
+            "abc\u{e9}",
+            "+h\u{e9}t",
+            "\u{1F916}bot/1",
+            "ab\u{FFFD}",
+            "Mozilla +h\u{e9}t",
+        ] {
+            let _ = robot_token(ua);
+        }
+        assert_eq!(robot_token("+HTTP://x (crawler/1)"), "crawler");
+        assert_eq!(
+            robot_token("Mozilla/5.0 (compatible; \u{FFFD}bot)"),
+            "Mozilla"
+        );
     }
 
     #[test]

@@ -44,13 +44,15 @@ mod parse;
 mod pattern;
 mod robots;
 mod scan;
+mod sniff;
 
-pub use agent::product_token;
+pub use agent::{is_product_token, product_token, robot_token};
 pub use dialect::{Dialect, ParseDialectError};
 pub use group::{RequestRate, VisitTime};
 pub use matcher::{Matcher, RuleRef, Verdict};
 pub use parse::ParseOptions;
 pub use robots::{Diagnostic, DiagnosticKind, Field, Group, Robots, Rule, RuleKind};
+pub use sniff::{not_text, NotText};
 
 /// Whether `agent` may fetch `url` under the robots.txt `body`, read in the
 /// default dialect ([`Dialect::Rfc9309`]).

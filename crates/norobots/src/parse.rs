@@ -187,11 +187,21 @@ pub(crate) fn parse(input: &[u8], options: &ParseOptions) -> Robots {
     builder.robots.agents.reserve(guess / 8);
     // Most bodies are ASCII, which looking at the high bits settles in
     // about half the time UTF-8 validation takes.
-    if !body.is_ascii() {
-        if let Err(e) = std::str::from_utf8(body) {
-            builder.robots.utf8 = false;
-            let line = 1 + memchr::memchr_iter(b'\n', &body[..e.valid_up_to()]).count();
-            builder.diagnostic(line, DiagnosticKind::InvalidUtf8);
+    if !body.is_ascii() && std::str::from_utf8(body).is_err() {
+        builder.robots.utf8 = false;
+        // One diagnostic per line that holds such octets, so that a reader
+        // who fixes the first finds the others too; lines are counted as
+        // the search goes, so the whole body is walked once.
+        let (mut at, mut line, mut last) = (0, 1, 0);
+        for chunk in body.utf8_chunks() {
+            let bad = at + chunk.valid().len();
+            line += memchr::memchr_iter(b'\n', &body[at..bad]).count();
+            at = bad + chunk.invalid().len();
+            if !chunk.invalid().is_empty() && line != last {
+                builder.diagnostic(line, DiagnosticKind::InvalidUtf8);
+                last = line;
+            }
+            line += memchr::memchr_iter(b'\n', &body[bad..at]).count();
         }
     }
     read(body, options.dialect, &mut builder);
@@ -1092,6 +1102,20 @@ mod tests {
                 kind: DiagnosticKind::InvalidUtf8
             }]
         );
+    }
+
+    // Issue 47: only the first such line was reported.
+    #[test]
+    fn invalid_utf8_is_reported_on_each_line_that_holds_it() {
+        let body = b"User-agent: \xe9\nDisallow: /ok\n\nDisallow: /\xff\xfe/\xc3\nAllow: /\xc3\xa9\nAllow: /\x80";
+        let r = parse_in(Dialect::Rfc9309, body);
+        let lines: Vec<usize> = r
+            .diagnostics()
+            .iter()
+            .filter(|d| d.kind == DiagnosticKind::InvalidUtf8)
+            .map(|d| d.line)
+            .collect();
+        assert_eq!(lines, [1, 4, 6]);
     }
 
     #[test]

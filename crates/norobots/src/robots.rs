@@ -208,13 +208,24 @@ impl Robots {
 
     /// Compiles the rules that apply to one robot.
     ///
-    /// `agent` is what the caller passes; each dialect reads it its own way
-    /// (see [`Matcher`]). Build the matcher once per host and keep it.
+    /// `agent` is what the caller passes, a product token or a whole
+    /// `User-Agent` header; each dialect reads it its own way
+    /// ([`Dialect::robot_name`]). In `google`, as in the reference library,
+    /// only a valid product token (letters, `-`, `_`) can name a group:
+    /// `Googlebot/2.1` matches no `User-agent` line and gets the `*` groups,
+    /// so pass `Googlebot`. Build the matcher once per host and keep it.
     ///
     /// ```
-    /// let robots = norobots::Robots::parse(b"User-agent: FooBot\nDisallow: /\n");
-    /// let matcher = robots.matcher("FooBot/1.2");
-    /// assert!(!matcher.is_allowed("https://example.com/page"));
+    /// use norobots::{Dialect, ParseOptions, Robots};
+    ///
+    /// let body = b"User-agent: FooBot\nDisallow: /\n";
+    /// let robots = Robots::parse(body);
+    /// assert!(!robots.matcher("FooBot/1.2").is_allowed("https://example.com/page"));
+    /// assert!(!robots.matcher("Mozilla/5.0 (compatible; FooBot/1.2)").is_allowed("/page"));
+    ///
+    /// let google = Robots::parse_with(body, &ParseOptions::new(Dialect::Google));
+    /// assert!(google.matcher("FooBot/1.2").is_allowed("/page"));
+    /// assert!(!google.matcher("FooBot").is_allowed("/page"));
     /// ```
     pub fn matcher(&self, agent: &str) -> Matcher {
         Matcher::new(self, &[agent])
@@ -301,7 +312,7 @@ impl Robots {
 /// assert_eq!(group.line(), 1);
 /// assert_eq!(group.crawl_delay(), Some(2.5));
 /// ```
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Group<'a> {
     robots: &'a Robots,
     data: &'a GroupData,
@@ -429,7 +440,7 @@ impl fmt::Display for RuleKind {
 /// assert_eq!(rule.pattern(), "/café");
 /// assert_eq!(rule.pattern_bytes(), b"/caf\xc3\xa9");
 /// ```
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Rule<'a> {
     robots: &'a Robots,
     data: &'a RuleData,
@@ -484,6 +495,38 @@ impl fmt::Display for Rule<'_> {
     }
 }
 
+// The views print what they show, not the `Robots` they borrow: a derived
+// `Debug` would dump the whole body and every rule for each one.
+impl fmt::Debug for Rule<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Rule")
+            .field("line", &self.line())
+            .field("kind", &self.kind())
+            .field("pattern", &self.pattern())
+            .finish()
+    }
+}
+
+impl fmt::Debug for Group<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Group")
+            .field("line", &self.line())
+            .field("agents", &self.agents().collect::<Vec<_>>())
+            .field("rules", &self.rules().count())
+            .finish()
+    }
+}
+
+impl fmt::Debug for Field<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Field")
+            .field("line", &self.line())
+            .field("name", &self.name())
+            .field("value", &self.value())
+            .finish()
+    }
+}
+
 /// A `name: value` line the matcher does not act on (`Sitemap`, `Host`,
 /// extensions, unknown fields).
 ///
@@ -493,7 +536,7 @@ impl fmt::Display for Rule<'_> {
 /// assert_eq!(sitemap.name(), "Sitemap");
 /// assert_eq!(sitemap.value(), "https://example.com/a.xml");
 /// ```
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Field<'a> {
     robots: &'a Robots,
     data: &'a FieldData,
@@ -650,6 +693,30 @@ mod tests {
             + spare_octets(&robots.hosts)
             + spare_octets(&robots.others)
             + spare_octets(&robots.diagnostics)
+    }
+
+    // Issue 47: `Debug` of a sitemap field printed the whole `Robots`.
+    #[test]
+    fn debug_of_a_view_shows_the_view_not_the_file() {
+        let body = format!(
+            "User-agent: a\nDisallow: /x\n{}Sitemap: https://example.com/s.xml\n",
+            "Disallow: /filler\n".repeat(500)
+        );
+        let robots = Robots::parse(body.as_bytes());
+        let sitemap = robots.sitemaps().next().unwrap();
+        assert_eq!(
+            format!("{sitemap:?}"),
+            r#"Field { line: 503, name: "Sitemap", value: "https://example.com/s.xml" }"#
+        );
+        let group = robots.groups().next().unwrap();
+        assert_eq!(
+            format!("{group:?}"),
+            r#"Group { line: 1, agents: ["a"], rules: 501 }"#
+        );
+        assert_eq!(
+            format!("{:?}", group.rules().next().unwrap()),
+            r#"Rule { line: 2, kind: Disallow, pattern: "/x" }"#
+        );
     }
 
     // The parse reserves a rule per 24 octets of body; this HTML page of

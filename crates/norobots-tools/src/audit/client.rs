@@ -6,46 +6,6 @@ use std::sync::Arc;
 use super::parse::Timestamp;
 use super::report::{RobotReasons, RobotReport, Violation};
 
-/// The robot's name in a `User-Agent` value: the first product token whose
-/// name says robot (`bot`, `crawl`, `spider`, `slurp`, ignoring case),
-/// wherever it stands, else the leading product token.
-///
-/// The big crawlers send browser-shaped headers, `Mozilla/5.0 (compatible;
-/// Googlebot/2.1; +http://www.google.com/bot.html)`, whose leading token is
-/// `Mozilla`: grouping and judging them by it would lump every such robot
-/// together and apply the `*` group where the file has one for `Googlebot`.
-/// Contact URLs are skipped, so `+http://example.com/bot.html` names nobody.
-///
-/// ```
-/// use norobots_tools::audit::robot_name;
-///
-/// assert_eq!(robot_name("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"), "Googlebot");
-/// assert_eq!(robot_name("Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"), "bingbot");
-/// assert_eq!(robot_name("Googlebot-Image/1.0"), "Googlebot-Image");
-/// assert_eq!(robot_name("curl/8.0 (+http://example.com/bot.html)"), "curl");
-/// assert_eq!(robot_name("Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0"), "Mozilla");
-/// ```
-pub fn robot_name(user_agent: &str) -> &str {
-    let pieces =
-        user_agent.split(|c: char| c.is_whitespace() || matches!(c, ';' | '(' | ')' | ','));
-    for piece in pieces {
-        // Octets, not a `str` slice: the fourth octet of a stranger's
-        // header may fall inside a character.
-        let scheme = piece.trim_start_matches('+').as_bytes().get(..4);
-        if scheme.is_some_and(|s| s.eq_ignore_ascii_case(b"http")) {
-            continue;
-        }
-        let token = norobots::product_token(piece);
-        let named = ["bot", "crawl", "spider", "slurp"]
-            .iter()
-            .any(|w| contains_ignore_case(token.as_bytes(), w.as_bytes()));
-        if named {
-            return token;
-        }
-    }
-    norobots::product_token(user_agent.trim_start())
-}
-
 /// Whether a `User-Agent` value looks like a robot's: it contains `bot`,
 /// `crawl`, `spider`, `slurp` or `fetch`, or a `+http` contact URL (the
 /// convention `(+http://example.com/bot.html)`), ignoring case.
@@ -256,21 +216,6 @@ mod tests {
         for ua in ["Mozilla/5.0 Safari/605.1.15", "curl/8.5.0", "Wget/1.21", ""] {
             assert!(!looks_like_bot(ua), "{ua}");
         }
-    }
-
-    // Found by the `audit` fuzz target: a header whose fourth octet falls
-    // inside a character (here the replacement character a log's invalid
-    // octet is read as) made the contact-URL test slice a `str` mid-character.
-    #[test]
-    fn robot_name_reads_pieces_with_characters_across_the_fourth_octet() {
-        assert_eq!(
-            robot_name("Mozilla/5.0 (com\u{FFFD}atible; Googlebot/2.1; +http://x/bot.html)"),
-            "Googlebot"
-        );
-        for ua in ["abc\u{e9}", "+h\u{e9}t", "\u{1F916}bot/1", "ab\u{FFFD}"] {
-            let _ = robot_name(ua);
-        }
-        assert_eq!(robot_name("+HTTP://x (crawler/1)"), "crawler");
     }
 
     #[test]

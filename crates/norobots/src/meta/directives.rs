@@ -1,7 +1,7 @@
 //! The directive lists of a robots meta tag's `CONTENT` and of an
 //! `X-Robots-Tag` header value, and how lists combine.
 
-use crate::product_token;
+use crate::robot_token;
 
 /// At most this many other directives are kept: a page may repeat meta tags
 /// without end, and what it keeps must not grow with the page.
@@ -95,8 +95,8 @@ impl Directives {
     ///
     /// An item may start with an agent prefix (`googlebot: noindex`): it and
     /// the items after it, up to the next prefix, apply only to the robot
-    /// whose product token ([`product_token`] of
-    /// `agent`) equals the prefix, ignoring case. Items before any prefix
+    /// whose robot token ([`robot_token`] of
+    /// `agent`, so a browser-shaped header names its robot) equals the prefix, ignoring case. Items before any prefix
     /// apply to every robot. A known directive that takes a value
     /// (`unavailable_after: …`, `max-snippet: …`) is not a prefix.
     ///
@@ -111,7 +111,7 @@ impl Directives {
     /// assert_eq!(d, Directives::default());
     /// ```
     pub fn parse_header(value: &str, agent: &str) -> Directives {
-        let token = product_token(agent);
+        let token = robot_token(agent);
         let mut out = Directives::default();
         let mut applies = true;
         for segment in Segments::new(value) {

@@ -25,7 +25,7 @@ use html5ever::tokenizer::{
 use html5ever::TokenizerResult;
 
 use super::{Directives, DocumentState, Link, PageDirectives};
-use crate::product_token;
+use crate::robot_token;
 
 /// The tokenizer gets the page in pieces of about this many octets, so the
 /// decoded copy it works on stays small whatever the page's size.
@@ -36,7 +36,7 @@ impl PageDirectives {
     /// links (feature `html`).
     ///
     /// A `<meta name="robots">` applies to every robot; a `<meta>` whose name
-    /// equals `agent`'s [`product_token`], ignoring
+    /// equals `agent`'s [`robot_token`], ignoring
     /// case, applies to it too; all of them combine, the restrictive term
     /// winning. Meta tags count anywhere in the document, not only in
     /// `<head>`; not inside comments, scripts, styles or other raw text.
@@ -61,7 +61,7 @@ impl PageDirectives {
     /// assert!(PageDirectives::from_html(html, "OtherBot").index);
     /// ```
     pub fn from_html(html: &[u8], agent: &str) -> PageDirectives {
-        let collector = Collector::new(product_token(agent));
+        let collector = Collector::new(robot_token(agent));
         let tokenizer = Tokenizer::new(collector, TokenizerOpts::default());
         let mut feeder = Feeder::new(&tokenizer);
         for chunk in html.utf8_chunks() {
@@ -400,6 +400,16 @@ mod tests {
             r#"<meta name="testbot" content="nofollow"><meta name="otherbot" content="noindex">"#;
         let p = page(html);
         assert!(p.index && !p.follow);
+    }
+
+    // Issue 47: a whole User-Agent header, as a crawler sends it, must pick
+    // its robot's own meta tag, not read as `Mozilla`.
+    #[test]
+    fn a_browser_shaped_user_agent_reads_its_robots_meta() {
+        let html = br#"<meta name="googlebot" content="noindex">"#;
+        let ua = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+        assert!(!PageDirectives::from_html(html, ua).index);
+        assert!(PageDirectives::from_html(html, "Mozilla/5.0 (X11; Linux x86_64)").index);
     }
 
     #[test]
