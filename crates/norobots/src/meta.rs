@@ -61,25 +61,115 @@ pub struct PageDirectives {
     pub keywords: Option<String>,
     /// `<META NAME="DESCRIPTION">`, the first one, as written.
     pub description: Option<String>,
-    /// The page's `<a href>` links in document order.
+    /// `<BASE HREF>`, the first one, as written: the URL the page's
+    /// relative links are resolved against, when it has one.
+    pub base: Option<String>,
+    /// The page's links in document order: `<a href>` and `<area href>`,
+    /// and with [`Links::All`] every URL a robot may fetch from the page.
     pub links: Vec<Link>,
 }
 
-/// An `<a href>` link of a page.
+/// Which links a reading of a page collects.
 ///
 /// ```
-/// use norobots::meta::Link;
+/// use norobots::meta::{Links, PageDirectives};
 ///
-/// let link = Link { href: "/ads".to_owned(), nofollow: true };
+/// let html = br#"<a href="/a">a</a> <img src="/i.png" srcset="/i2.png 2x">"#;
+/// assert_eq!(PageDirectives::from_html(html, "bot").links.len(), 1);
+/// let all = PageDirectives::read_html(&html[..], "bot", Links::All).unwrap();
+/// assert_eq!(all.links.len(), 3);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Links {
+    /// `<a href>` and `<area href>`: where the page sends a reader.
+    #[default]
+    Anchors,
+    /// Also what the page pulls in or frames: `<link href>`, `<img src>`
+    /// and `srcset`, `<script src>`, `<iframe src>`, `<frame src>`,
+    /// `<source src>` and `srcset`, `<embed src>`, `<video src>`,
+    /// `<audio src>`, `<track src>`: what a mirroring robot fetches.
+    All,
+}
+
+/// Where a link was found.
+///
+/// ```
+/// use norobots::meta::LinkKind;
+///
+/// assert_eq!(LinkKind::Anchor.element(), "a");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LinkKind {
+    /// `<a href>`.
+    Anchor,
+    /// `<area href>`, in an image map.
+    Area,
+    /// `<link href>` (style sheets, icons, alternates).
+    Link,
+    /// `<img src>` or one candidate of `<img srcset>`.
+    Image,
+    /// `<script src>`.
+    Script,
+    /// `<iframe src>` or `<frame src>`.
+    Frame,
+    /// `<source>`, `<embed>`, `<video>`, `<audio>` or `<track>`: media.
+    Media,
+}
+
+impl LinkKind {
+    /// The element the kind is named after, for messages.
+    ///
+    /// ```
+    /// assert_eq!(norobots::meta::LinkKind::Frame.element(), "iframe/frame");
+    /// ```
+    pub fn element(self) -> &'static str {
+        match self {
+            LinkKind::Anchor => "a",
+            LinkKind::Area => "area",
+            LinkKind::Link => "link",
+            LinkKind::Image => "img",
+            LinkKind::Script => "script",
+            LinkKind::Frame => "iframe/frame",
+            LinkKind::Media => "media",
+        }
+    }
+}
+
+/// A link of a page.
+///
+/// ```
+/// use norobots::meta::{Link, LinkKind};
+///
+/// let link = Link::anchor("/ads", true);
 /// assert!(link.nofollow);
+/// assert_eq!(link.kind, LinkKind::Anchor);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Link {
-    /// The `href` attribute, entities decoded and surrounding white space
-    /// removed; not resolved against the page's URL.
+    /// The URL as written (`href`, `src` or a `srcset` candidate), entities
+    /// decoded and surrounding white space removed; not resolved against
+    /// the page's URL.
     pub href: String,
-    /// The link's `rel` has the token `nofollow` (any case).
+    /// The link's `rel` has the token `nofollow` (any case); only `<a>`,
+    /// `<area>` and `<link>` have a `rel`.
     pub nofollow: bool,
+    /// Where it was found.
+    pub kind: LinkKind,
+}
+
+impl Link {
+    /// An `<a href>` link.
+    ///
+    /// ```
+    /// assert!(!norobots::meta::Link::anchor("/a", false).nofollow);
+    /// ```
+    pub fn anchor(href: &str, nofollow: bool) -> Link {
+        Link {
+            href: href.to_owned(),
+            nofollow,
+            kind: LinkKind::Anchor,
+        }
+    }
 }
 
 /// The FAQ's `<META NAME="DOCUMENT-STATE">`: whether a robot needs to visit
@@ -137,6 +227,7 @@ impl From<Directives> for PageDirectives {
             url: None,
             keywords: None,
             description: None,
+            base: None,
             links: Vec::new(),
         }
     }
@@ -188,6 +279,7 @@ impl PageDirectives {
             url: self.url.or(other.url),
             keywords: self.keywords.or(other.keywords),
             description: self.description.or(other.description),
+            base: self.base.or(other.base),
             links,
             ..PageDirectives::from(directives)
         }
@@ -200,8 +292,8 @@ impl PageDirectives {
     /// use norobots::meta::{Link, PageDirectives};
     ///
     /// let page = PageDirectives::default();
-    /// let plain = Link { href: "/a".to_owned(), nofollow: false };
-    /// let marked = Link { href: "/b".to_owned(), nofollow: true };
+    /// let plain = Link::anchor("/a", false);
+    /// let marked = Link::anchor("/b", true);
     /// assert!(page.may_follow(&plain));
     /// assert!(!page.may_follow(&marked));
     /// ```
@@ -272,10 +364,7 @@ mod tests {
 
     #[test]
     fn combine_keeps_first_metadata_and_all_links() {
-        let link = |href: &str| Link {
-            href: href.to_owned(),
-            nofollow: false,
-        };
+        let link = |href: &str| Link::anchor(href, false);
         let first = PageDirectives {
             url: Some("http://a/".to_owned()),
             links: vec![link("/1")],
@@ -298,10 +387,7 @@ mod tests {
     #[test]
     fn page_nofollow_overrides_followable_link() {
         let page = PageDirectives::from(Directives::parse_content("nofollow"));
-        let link = Link {
-            href: "/x".to_owned(),
-            nofollow: false,
-        };
+        let link = Link::anchor("/x", false);
         assert!(!page.may_follow(&link));
     }
 

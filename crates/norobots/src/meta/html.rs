@@ -24,7 +24,9 @@ use html5ever::tokenizer::{
 };
 use html5ever::TokenizerResult;
 
-use super::{Directives, DocumentState, Link, PageDirectives};
+use std::io::{self, Read};
+
+use super::{Directives, DocumentState, Link, LinkKind, Links, PageDirectives};
 use crate::robot_token;
 
 /// The tokenizer gets the page in pieces of about this many octets, so the
@@ -61,7 +63,7 @@ impl PageDirectives {
     /// assert!(PageDirectives::from_html(html, "OtherBot").index);
     /// ```
     pub fn from_html(html: &[u8], agent: &str) -> PageDirectives {
-        let collector = Collector::new(robot_token(agent));
+        let collector = Collector::new(robot_token(agent), Links::Anchors);
         let tokenizer = Tokenizer::new(collector, TokenizerOpts::default());
         let mut feeder = Feeder::new(&tokenizer);
         for chunk in html.utf8_chunks() {
@@ -73,6 +75,93 @@ impl PageDirectives {
         feeder.flush();
         tokenizer.end();
         tokenizer.sink.finish()
+    }
+
+    /// [`from_html`](PageDirectives::from_html) for a page read from
+    /// `reader` (a file a crawler streamed the body into, say), piece by
+    /// piece, collecting the `links` asked for; the page is never held
+    /// whole. An octet sequence cut by the end of a read is joined with
+    /// the next read before it is decoded, so the answer is the one
+    /// `from_html` gives for the same octets.
+    ///
+    /// ```
+    /// use norobots::meta::{LinkKind, Links, PageDirectives};
+    ///
+    /// let html = br#"<base href="/docs/"><meta name=robots content=noindex>
+    ///   <link rel=stylesheet href=s.css><img src="a.png" srcset="b.png 2x, c.png 3x">
+    ///   <a href="x.html" rel=nofollow>x</a>"#;
+    /// let page = PageDirectives::read_html(&html[..], "ExampleBot", Links::All).unwrap();
+    /// assert!(!page.index);
+    /// assert_eq!(page.base.as_deref(), Some("/docs/"));
+    /// let found: Vec<(&str, LinkKind)> = page.links.iter().map(|l| (l.href.as_str(), l.kind)).collect();
+    /// assert_eq!(found, [
+    ///     ("s.css", LinkKind::Link),
+    ///     ("a.png", LinkKind::Image),
+    ///     ("b.png", LinkKind::Image),
+    ///     ("c.png", LinkKind::Image),
+    ///     ("x.html", LinkKind::Anchor),
+    /// ]);
+    /// assert!(page.links[4].nofollow);
+    /// ```
+    pub fn read_html(
+        mut reader: impl Read,
+        agent: &str,
+        links: Links,
+    ) -> io::Result<PageDirectives> {
+        let collector = Collector::new(robot_token(agent), links);
+        let tokenizer = Tokenizer::new(collector, TokenizerOpts::default());
+        let mut feeder = Feeder::new(&tokenizer);
+        let mut buf = vec![0u8; PIECE];
+        // Octets of a sequence that the last read cut short.
+        let mut carry = 0;
+        loop {
+            let n = match reader.read(&mut buf[carry..]) {
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            let end = carry + n;
+            let mut rest = &buf[..end];
+            carry = 0;
+            while !rest.is_empty() {
+                match std::str::from_utf8(rest) {
+                    Ok(text) => {
+                        feeder.push(text);
+                        rest = &[];
+                    }
+                    Err(e) => {
+                        let (good, bad) = rest.split_at(e.valid_up_to());
+                        // Checked by from_utf8 just now.
+                        feeder.push(std::str::from_utf8(good).unwrap_or_default());
+                        match e.error_len() {
+                            Some(len) => {
+                                feeder.push("\u{FFFD}");
+                                rest = &bad[len..];
+                            }
+                            // Cut by the end of this read: decoded with
+                            // the next one, unless there is none.
+                            None if n > 0 => {
+                                carry = bad.len();
+                                rest = &[];
+                            }
+                            None => {
+                                feeder.push("\u{FFFD}");
+                                rest = &[];
+                            }
+                        }
+                    }
+                }
+            }
+            if carry > 0 {
+                buf.copy_within(end - carry..end, 0);
+            }
+            if n == 0 {
+                break;
+            }
+        }
+        feeder.flush();
+        tokenizer.end();
+        Ok(tokenizer.sink.finish())
     }
 }
 
@@ -135,6 +224,8 @@ fn floor_char_boundary(text: &str, max: usize) -> usize {
 struct Collector<'a> {
     /// The caller's product token; empty when it has none.
     token: &'a str,
+    /// Which links to keep.
+    links: Links,
     directives: RefCell<Directives>,
     page: RefCell<PageDirectives>,
     /// How many `<svg>` and `<math>` elements are open. Inside them
@@ -143,9 +234,10 @@ struct Collector<'a> {
 }
 
 impl<'a> Collector<'a> {
-    fn new(token: &'a str) -> Self {
+    fn new(token: &'a str, links: Links) -> Self {
         Collector {
             token,
+            links,
             directives: RefCell::new(Directives::default()),
             page: RefCell::new(PageDirectives::default()),
             foreign_depth: Cell::new(0),
@@ -166,7 +258,10 @@ impl<'a> Collector<'a> {
     fn start_tag(&self, tag: &Tag) -> TokenSinkResult<()> {
         match &*tag.name {
             "meta" => self.meta(tag),
-            "a" => self.anchor(tag),
+            "a" => self.anchor(tag, LinkKind::Anchor),
+            "area" => self.anchor(tag, LinkKind::Area),
+            "base" => self.base(tag),
+            _ if self.links == Links::All => self.resource(tag),
             _ => {}
         }
         self.track_foreign(tag);
@@ -227,19 +322,89 @@ impl<'a> Collector<'a> {
         !self.token.is_empty() && name.eq_ignore_ascii_case(self.token)
     }
 
-    fn anchor(&self, tag: &Tag) {
+    fn anchor(&self, tag: &Tag, kind: LinkKind) {
         let Some(href) = attribute(tag, "href") else {
             return;
         };
-        let nofollow = attribute(tag, "rel").is_some_and(|rel| {
-            rel.split_ascii_whitespace()
-                .any(|token| token.eq_ignore_ascii_case("nofollow"))
-        });
+        self.push(href, is_nofollow(tag), kind);
+    }
+
+    fn base(&self, tag: &Tag) {
+        if let Some(href) = attribute(tag, "href") {
+            keep_first(&mut self.page.borrow_mut().base, href.trim_ascii());
+        }
+    }
+
+    /// What a page pulls in or frames, for [`Links::All`].
+    fn resource(&self, tag: &Tag) {
+        let (attr, kind, srcset) = match &*tag.name {
+            "link" => ("href", LinkKind::Link, false),
+            "img" => ("src", LinkKind::Image, true),
+            "script" => ("src", LinkKind::Script, false),
+            "iframe" | "frame" => ("src", LinkKind::Frame, false),
+            "source" => ("src", LinkKind::Media, true),
+            "embed" | "video" | "audio" | "track" => ("src", LinkKind::Media, false),
+            _ => return,
+        };
+        if let Some(url) = attribute(tag, attr) {
+            let nofollow = kind == LinkKind::Link && is_nofollow(tag);
+            self.push(url, nofollow, kind);
+        }
+        if srcset {
+            if let Some(set) = attribute(tag, "srcset") {
+                for url in srcset_urls(set) {
+                    self.push(url, false, kind);
+                }
+            }
+        }
+    }
+
+    fn push(&self, href: &str, nofollow: bool, kind: LinkKind) {
+        let href = href.trim_ascii();
+        if href.is_empty() {
+            return;
+        }
         self.page.borrow_mut().links.push(Link {
-            href: href.trim_ascii().to_owned(),
+            href: href.to_owned(),
             nofollow,
+            kind,
         });
     }
+}
+
+fn is_nofollow(tag: &Tag) -> bool {
+    attribute(tag, "rel").is_some_and(|rel| {
+        rel.split_ascii_whitespace()
+            .any(|token| token.eq_ignore_ascii_case("nofollow"))
+    })
+}
+
+/// The URLs of a `srcset`: candidates are separated by commas, each a URL
+/// and optional descriptors (`2x`, `640w`) after white space (HTML
+/// standard, "parse a srcset attribute"). A URL may itself hold commas,
+/// so only commas at its end separate.
+fn srcset_urls(set: &str) -> impl Iterator<Item = &str> {
+    let mut rest = set;
+    std::iter::from_fn(move || loop {
+        rest = rest.trim_start_matches(|c: char| c.is_ascii_whitespace() || c == ',');
+        if rest.is_empty() {
+            return None;
+        }
+        let end = rest
+            .find(|c: char| c.is_ascii_whitespace())
+            .unwrap_or(rest.len());
+        let (candidate, after) = rest.split_at(end);
+        let url = candidate.trim_end_matches(',');
+        rest = if candidate.ends_with(',') {
+            after
+        } else {
+            // Descriptors, up to the next comma.
+            after.find(',').map_or("", |i| &after[i..])
+        };
+        if !url.is_empty() {
+            return Some(url);
+        }
+    })
 }
 
 impl TokenSink for Collector<'_> {
@@ -410,6 +575,91 @@ mod tests {
         let ua = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
         assert!(!PageDirectives::from_html(html, ua).index);
         assert!(PageDirectives::from_html(html, "Mozilla/5.0 (X11; Linux x86_64)").index);
+    }
+
+    #[test]
+    fn srcset_candidates_are_split_at_commas_after_urls() {
+        let urls: Vec<&str> = srcset_urls(" a.png 1x, b,c.png 2x ,d.png,  ,e.png 640w").collect();
+        assert_eq!(urls, ["a.png", "b,c.png", "d.png", "e.png"]);
+        assert_eq!(srcset_urls("").count(), 0);
+        assert_eq!(srcset_urls(" , ,").count(), 0);
+    }
+
+    #[test]
+    fn every_resource_kind_is_read_with_all_links_and_none_without() {
+        let html = r#"<a href="/a">a</a><area href="/area"><link rel="stylesheet nofollow" href="/s.css">
+            <script src="/s.js"></script><iframe src="/if.html"></iframe><frame src="/f.html">
+            <video src="/v.mp4"><source src="/v.webm" srcset="/v2.webm"><track src="/t.vtt"></video>
+            <embed src="/e.swf"><audio src="/a.ogg"></audio><img src="/i.png"><a href="  ">blank</a>"#;
+        let all = PageDirectives::read_html(html.as_bytes(), "bot", Links::All).unwrap();
+        let found: Vec<(&str, LinkKind, bool)> = all
+            .links
+            .iter()
+            .map(|l| (l.href.as_str(), l.kind, l.nofollow))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("/a", LinkKind::Anchor, false),
+                ("/area", LinkKind::Area, false),
+                ("/s.css", LinkKind::Link, true),
+                ("/s.js", LinkKind::Script, false),
+                ("/if.html", LinkKind::Frame, false),
+                ("/f.html", LinkKind::Frame, false),
+                ("/v.mp4", LinkKind::Media, false),
+                ("/v.webm", LinkKind::Media, false),
+                ("/v2.webm", LinkKind::Media, false),
+                ("/t.vtt", LinkKind::Media, false),
+                ("/e.swf", LinkKind::Media, false),
+                ("/a.ogg", LinkKind::Media, false),
+                ("/i.png", LinkKind::Image, false),
+            ]
+        );
+        let anchors = page(html);
+        let hrefs: Vec<&str> = anchors.links.iter().map(|l| l.href.as_str()).collect();
+        assert_eq!(hrefs, ["/a", "/area"]);
+    }
+
+    #[test]
+    fn the_first_base_is_kept() {
+        let p = page(r#"<base target=_top><base href=" /one/ "><base href="/two/">"#);
+        assert_eq!(p.base.as_deref(), Some("/one/"));
+    }
+
+    /// A reader that hands out one octet at a time, so that every UTF-8
+    /// sequence is cut by a read.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            match self.0.split_first() {
+                Some((&b, rest)) if !buf.is_empty() => {
+                    buf[0] = b;
+                    self.0 = rest;
+                    Ok(1)
+                }
+                _ => Ok(0),
+            }
+        }
+    }
+
+    #[test]
+    fn reading_in_pieces_answers_as_the_whole_page_does() {
+        let mut html = String::from(r#"<meta name="robots" content="nofollow">"#);
+        for i in 0..200 {
+            html.push_str(&format!(r#"<a href="/caf\u{{e9}}/{i}/\u{{1F916}}">é</a>"#));
+        }
+        let mut bytes = html.into_bytes();
+        bytes.extend_from_slice(b"<a href=\"/bad\xff\xc3\">x</a><a href=\"/end\xe2\x82");
+        let whole = PageDirectives::from_html(&bytes, "bot");
+        let trickled = PageDirectives::read_html(Trickle(&bytes), "bot", Links::Anchors).unwrap();
+        assert_eq!(trickled, whole);
+        let big = bytes.repeat(100);
+        assert_eq!(
+            PageDirectives::read_html(&big[..], "bot", Links::Anchors).unwrap(),
+            PageDirectives::from_html(&big, "bot")
+        );
+        assert!(whole.links.last().unwrap().href.ends_with('\u{FFFD}'));
     }
 
     #[test]
