@@ -72,3 +72,30 @@ fn divergence_can_be_turned_off() {
         "{text}"
     );
 }
+
+// `check` applies the group after the mark; `lint` must read it the same.
+#[test]
+fn a_byte_order_mark_gets_its_note_and_nothing_else() {
+    for body in [
+        "\u{feff}User-agent: *\nDisallow: /private\n",
+        "\u{feff}# comment\nUser-agent: *\nDisallow: /private\n",
+    ] {
+        let f = file(body);
+        let out = Command::new(BIN)
+            .arg("lint")
+            .arg(f.path())
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let name = f.path().display().to_string();
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        assert!(
+            text.starts_with(&format!("{name}:1:1: warning[byte-order-mark]: ")),
+            "{text}"
+        );
+        assert!(
+            text.ends_with(&format!("{name}: 0 errors, 1 warning, 0 infos\n")),
+            "{text}"
+        );
+    }
+}

@@ -84,6 +84,46 @@ fn corpus_never_panics_and_stays_fast() {
     assert!(slowest.0 < Duration::from_secs(10), "{slowest:?}");
 }
 
+// 186 files of the corpus start with a byte order mark. Robots skip it, so
+// the linter must find in each what it finds without the mark, plus the
+// note about the mark: no finding the mark itself caused.
+#[test]
+fn corpus_files_with_a_byte_order_mark_lint_as_without_it() {
+    const BOM: &[u8] = b"\xEF\xBB\xBF";
+    let Ok(entries) = std::fs::read_dir(CORPUS) else {
+        assert_ne!(
+            std::env::var("CI").as_deref(),
+            Ok("true"),
+            "the corpus is missing at {CORPUS}"
+        );
+        println!("SKIPPED: no corpus at {CORPUS}");
+        return;
+    };
+    let mut files = 0;
+    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        let Ok(body) = std::fs::read(&path) else {
+            continue;
+        };
+        let Some(rest) = body.strip_prefix(BOM) else {
+            continue;
+        };
+        files += 1;
+        for d in Dialect::ALL {
+            let with = lint(&body, &LintOptions::new(d)).findings;
+            let without = lint(rest, &LintOptions::new(d)).findings;
+            let (notes, others): (Vec<_>, Vec<_>) = with
+                .into_iter()
+                .partition(|f| f.code == Code::ByteOrderMark);
+            assert_eq!(notes.len(), 1, "{d}: {}", path.display());
+            assert_eq!(others, without, "{d}: {}", path.display());
+        }
+    }
+    assert!(
+        files > 0,
+        "no file in {CORPUS} starts with a byte order mark"
+    );
+}
+
 /// Lints in every dialect and checks the time.
 fn bounded(body: &[u8], limit: Duration) {
     for d in Dialect::ALL {

@@ -49,7 +49,7 @@ pub use agent::product_token;
 pub use dialect::{Dialect, ParseDialectError};
 pub use group::{RequestRate, VisitTime};
 pub use matcher::{Matcher, RuleRef, Verdict};
-pub use parse::ParseOptions;
+pub use parse::{bom_len, ParseOptions};
 pub use robots::{Diagnostic, DiagnosticKind, Field, Group, Robots, Rule, RuleKind};
 
 /// Whether `agent` may fetch `url` under the robots.txt `body`, read in the

@@ -32,7 +32,7 @@ impl Report {
     /// ```
     pub fn render_text(&self, file_name: &str, body: &[u8]) -> String {
         let body = &body[..body.len().min(u32::MAX as usize - 1)];
-        let table = LineTable::new(body);
+        let table = LineTable::new(body, self.dialect);
         let mut out = String::new();
         for f in &self.findings {
             render_one(&mut out, file_name, &table, body, f);

@@ -113,6 +113,61 @@ fn byte_order_mark_is_a_warning() {
     assert_eq!(place(&f), (1, 1, Severity::Warning));
 }
 
+// The parser skips the mark, so line 1 holds what follows it: a field
+// or a comment, not a misspelled name or a line without a colon.
+#[test]
+fn byte_order_mark_is_skipped_as_the_parser_skips_it() {
+    let bodies: [&[u8]; 3] = [
+        b"\xEF\xBB\xBFUser-agent: *\nDisallow: /private\n",
+        b"\xEF\xBB\xBF# comment\nUser-agent: *\nDisallow: /private\n",
+        b"\xEF\xBB\xBF\r\nUser-agent: *\nDisallow: /private\n",
+    ];
+    for body in bodies {
+        for d in ALL {
+            let found = run(body, d);
+            assert_eq!(found.len(), 1, "{d}: {found:#?}");
+            assert_eq!(found[0].code, Code::ByteOrderMark);
+            assert_eq!(place(&found[0]), (1, 1, Severity::Warning));
+        }
+    }
+    // Columns count from after the mark, as editors show the line.
+    let f = one(
+        b"\xEF\xBB\xBFUser-agent: *\nDisallow: tmp\n",
+        Dialect::Rfc9309,
+        Code::InvalidPath,
+    );
+    assert_eq!((f.line, f.column), (2, 11));
+    let f = one(
+        b"\xEF\xBB\xBFDisalow: /x\n",
+        Dialect::Rfc9309,
+        Code::RuleOutsideGroup,
+    );
+    assert_eq!((f.line, f.column), (1, 1));
+}
+
+// `google` skips a piece of a mark too, as the reference library does;
+// the other dialects read it as part of the first field name, which the
+// linter then names.
+#[test]
+fn a_piece_of_a_byte_order_mark_is_skipped_only_in_google() {
+    let body = b"\xEF\xBBUser-agent: *\nDisallow: /private\n";
+    let found = run(body, Dialect::Google);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].code, Code::ByteOrderMark);
+    assert!(found[0].message.contains("part of"), "{found:#?}");
+    let found = run(body, Dialect::Rfc9309);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.code == Code::MisspelledField && f.severity == Severity::Error),
+        "{found:#?}"
+    );
+    assert!(
+        found.iter().all(|f| f.code != Code::ByteOrderMark),
+        "{found:#?}"
+    );
+}
+
 #[test]
 fn invalid_utf8_points_at_the_octet() {
     let f = one(
