@@ -63,6 +63,18 @@
 //! code keeps at most [`LintOptions::max_findings_per_code`] findings;
 //! [`Report::omitted`] counts the rest.
 //!
+//! # Output
+//!
+//! [`Report::render_text`] prints rustc-style text. A file written for one
+//! dialect often diverges the same way on hundreds of lines (every rule
+//! with a `*`, for a 1996 robot), so the text shows each
+//! [`DivergenceKind`] once: its first finding in full, then a note of how
+//! many more of that kind there are and on which lines. The summary line
+//! counts every finding; [`Report::render_text_with`] and
+//! [`TextOptions::all_divergence`] print each one (`norobots lint
+//! --all-divergence`). [`Report::to_json`] always lists every finding, a
+//! divergence's `example` with its `kind` slug ([`DivergenceKind::as_str`]).
+//!
 //! # Bounds
 //!
 //! The linter runs in time linear in the body (up to a logarithmic factor
@@ -81,7 +93,8 @@ use std::collections::HashMap;
 
 use norobots::{Dialect, ParseOptions, Robots};
 
-pub use divergence::Example;
+pub use divergence::{DivergenceKind, Example};
+pub use render::TextOptions;
 
 /// How bad a finding is.
 ///

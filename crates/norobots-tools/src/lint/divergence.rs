@@ -29,16 +29,19 @@ const ANY_ROBOT: &str = "ExampleBot";
 ///
 /// ```
 /// use norobots::Dialect;
-/// use norobots_tools::lint::{lint, LintOptions};
+/// use norobots_tools::lint::{lint, DivergenceKind, LintOptions};
 ///
 /// let report = lint(b"User-agent: *\nDisallow: /*.pdf$\n", &LintOptions::default());
 /// let example = report.findings[0].example.clone().unwrap();
+/// assert_eq!(example.kind, DivergenceKind::Wildcard);
 /// assert_eq!(example.url, "https://example.com/x.pdf");
 /// assert_eq!((example.allowed_in, example.disallowed_in), (Dialect::Draft1996, Dialect::Rfc9309));
 /// assert_eq!(example.agent, "ExampleBot");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Example {
+    /// Why the dialects disagree.
+    pub kind: DivergenceKind,
     /// The URL.
     pub url: String,
     /// The robot name the URL was checked for.
@@ -49,17 +52,86 @@ pub struct Example {
     pub disallowed_in: Dialect,
 }
 
-/// Why the two dialects disagree.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Cause {
+/// Why `draft1996` and `rfc9309` disagree on a divergence's example: the
+/// kind of a [`Code::DialectDivergence`](super::Code::DialectDivergence)
+/// finding. The text report shows each kind once unless asked for every
+/// finding ([`TextOptions::all_divergence`](super::TextOptions::all_divergence)).
+///
+/// ```
+/// use norobots_tools::lint::{lint, DivergenceKind, LintOptions};
+///
+/// let report = lint(b"User-agent: *\nDisallow: /\nAllow: /public\n", &LintOptions::default());
+/// let kind = report.findings[0].example.as_ref().unwrap().kind;
+/// assert_eq!(kind, DivergenceKind::Order);
+/// assert_eq!(kind.as_str(), "order");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DivergenceKind {
+    /// The dialects pick different groups for the robot: substring against
+    /// product-token matching of `User-agent`.
     Agent,
+    /// `rfc9309` repairs a misspelled field name or a missing `:` that
+    /// `draft1996` ignores.
     Spelling,
+    /// Several paths on one line: one pattern each in `draft1996`, one
+    /// pattern with a space in `rfc9309`.
     SeveralValues,
+    /// `*` and `$`: wildcards in `rfc9309`, plain characters in `draft1996`.
     Wildcard,
+    /// `%xx`: decoded differently.
     Percent,
+    /// Where a group ends: blank lines end records in `draft1996`, and mean
+    /// nothing in `rfc9309`.
     Boundary,
+    /// Rule order: the first match decides in `draft1996`, the longest in
+    /// `rfc9309`.
     Order,
+    /// None of the above.
     Other,
+}
+
+impl DivergenceKind {
+    /// Every kind, in the order of their declaration.
+    ///
+    /// ```
+    /// assert_eq!(norobots_tools::lint::DivergenceKind::ALL.len(), 8);
+    /// ```
+    pub const ALL: [DivergenceKind; 8] = [
+        DivergenceKind::Agent,
+        DivergenceKind::Spelling,
+        DivergenceKind::SeveralValues,
+        DivergenceKind::Wildcard,
+        DivergenceKind::Percent,
+        DivergenceKind::Boundary,
+        DivergenceKind::Order,
+        DivergenceKind::Other,
+    ];
+
+    /// The stable slug, as JSON output writes it (`example.kind`).
+    ///
+    /// ```
+    /// use norobots_tools::lint::DivergenceKind;
+    ///
+    /// assert_eq!(DivergenceKind::SeveralValues.as_str(), "several-values");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DivergenceKind::Agent => "agent",
+            DivergenceKind::Spelling => "spelling",
+            DivergenceKind::SeveralValues => "several-values",
+            DivergenceKind::Wildcard => "wildcard",
+            DivergenceKind::Percent => "percent",
+            DivergenceKind::Boundary => "boundary",
+            DivergenceKind::Order => "order",
+            DivergenceKind::Other => "other",
+        }
+    }
+}
+
+impl std::fmt::Display for DivergenceKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// One dialect's reading for one robot.
@@ -121,7 +193,7 @@ struct State<'s, 'b> {
     scan: &'s Scan<'b>,
     checks: usize,
     /// (cause, draft rule line, rfc rule line): one finding for each.
-    seen: HashSet<(Cause, usize, usize)>,
+    seen: HashSet<(DivergenceKind, usize, usize)>,
     /// A matcher depends only on the groups it compiles: robots that get
     /// the same groups in one dialect share it (draft, then rfc).
     matchers: [HashMap<Vec<usize>, Rc<Matcher>>; 2],
@@ -189,12 +261,12 @@ impl State<'_, '_> {
         sink: &mut Sink,
     ) {
         let (cause, line, pattern) = match agent_line {
-            Some(line) => (Cause::Agent, line, None),
+            Some(line) => (DivergenceKind::Agent, line, None),
             None => self.cause(&url, d, r, vd.rule, vr.rule),
         };
         // One finding per line and cause; rule order is about a pair.
         let key = match cause {
-            Cause::Order | Cause::Other => (
+            DivergenceKind::Order | DivergenceKind::Other => (
                 cause,
                 vd.rule.map_or(0, |x| x.line),
                 vr.rule.map_or(0, |x| x.line),
@@ -229,6 +301,7 @@ impl State<'_, '_> {
         )
         .with_help(help(cause, agent, d, r, vd.rule, vr.rule));
         f.example = Some(Example {
+            kind: cause,
             url,
             agent: agent.to_string(),
             allowed_in,
@@ -245,7 +318,7 @@ impl State<'_, '_> {
         r: &Side,
         rd: Option<RuleRef<'v>>,
         rr: Option<RuleRef<'v>>,
-    ) -> (Cause, usize, Option<&'v str>) {
+    ) -> (DivergenceKind, usize, Option<&'v str>) {
         let rules = [rd, rr];
         let pick = |f: &dyn Fn(&RuleRef) -> bool| rules.iter().flatten().find(|x| f(x)).copied();
         let several = |x: &RuleRef| {
@@ -258,24 +331,27 @@ impl State<'_, '_> {
         };
         let misspelled = |x: &RuleRef| self.scan.field_line(x.line).is_some_and(|f| !f.exact);
         let (cause, rule) = if let Some(x) = pick(&misspelled) {
-            (Cause::Spelling, Some(x))
+            (DivergenceKind::Spelling, Some(x))
         } else if let Some(x) = pick(&several) {
-            (Cause::SeveralValues, Some(x))
+            (DivergenceKind::SeveralValues, Some(x))
         } else if let Some(x) = pick(&|x: &RuleRef| x.pattern.contains(['*', '$'])) {
-            (Cause::Wildcard, Some(x))
+            (DivergenceKind::Wildcard, Some(x))
         } else if let Some(x) = pick(&|x: &RuleRef| x.pattern.contains('%')) {
-            (Cause::Percent, Some(x))
+            (DivergenceKind::Percent, Some(x))
         } else if url.contains('%') {
-            (Cause::Percent, rr.or(rd))
+            (DivergenceKind::Percent, rr.or(rd))
         } else if let Some(x) = rd
             .filter(|x| !r.rule_lines.contains(&x.line))
             .or(rr.filter(|x| !d.rule_lines.contains(&x.line)))
         {
-            (Cause::Boundary, Some(x))
+            (DivergenceKind::Boundary, Some(x))
         } else if let (Some(a), Some(b)) = (rd, rr) {
-            (Cause::Order, Some(if a.line > b.line { a } else { b }))
+            (
+                DivergenceKind::Order,
+                Some(if a.line > b.line { a } else { b }),
+            )
         } else {
-            (Cause::Other, rr.or(rd))
+            (DivergenceKind::Other, rr.or(rd))
         };
         match rule {
             Some(x) => (cause, x.line, Some(x.pattern)),
@@ -315,7 +391,7 @@ fn lines_text(lines: &[usize]) -> String {
 }
 
 fn help(
-    cause: Cause,
+    cause: DivergenceKind,
     agent: &str,
     d: &Side,
     r: &Side,
@@ -324,30 +400,30 @@ fn help(
 ) -> String {
     let (td, tr) = (rule_text(rd), rule_text(rr));
     match cause {
-        Cause::Agent => format!(
+        DivergenceKind::Agent => format!(
             "draft1996 picks the first record whose `User-agent` contains `{agent}` as a substring ({}), rfc9309 every group whose product token is `{agent}` ({}); name each robot by its exact product token, in one group",
             lines_text(&d.groups),
             lines_text(&r.groups)
         ),
-        Cause::Spelling => format!(
+        DivergenceKind::Spelling => format!(
             "rfc9309 repairs a misspelled field name or missing `:`, as Google's parser does, draft1996 ignores the line: draft1996 decides by {td}, rfc9309 by {tr}; fix the line's spelling"
         ),
-        Cause::SeveralValues => format!(
+        DivergenceKind::SeveralValues => format!(
             "draft1996 reads each word of a line as its own path ({td}), rfc9309 the whole value as one pattern ({tr}); put each path on its own line"
         ),
-        Cause::Wildcard => format!(
+        DivergenceKind::Wildcard => format!(
             "`*` and `$` are wildcards in rfc9309 ({tr}) but plain characters in draft1996 ({td}); if 1996-era robots matter, also list the literal paths"
         ),
-        Cause::Percent => format!(
+        DivergenceKind::Percent => format!(
             "draft1996 decodes every `%xx` but `%2F` before comparing ({td}), rfc9309 only unreserved characters ({tr}); write paths as your links spell them"
         ),
-        Cause::Boundary => format!(
+        DivergenceKind::Boundary => format!(
             "a blank line ends a record in draft1996 but not in rfc9309: draft1996 decides by {td}, rfc9309 by {tr}; remove blank lines inside groups"
         ),
-        Cause::Order => format!(
+        DivergenceKind::Order => format!(
             "draft1996 takes the first matching line ({td}), rfc9309 the longest match ({tr}); put the more specific rule first so that both agree"
         ),
-        Cause::Other => format!("draft1996 decides by {td}, rfc9309 by {tr}"),
+        DivergenceKind::Other => format!("draft1996 decides by {td}, rfc9309 by {tr}"),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use norobots::{Dialect, ParseOptions, Robots};
 
-use super::{lint, Code, Finding, LintOptions, Severity};
+use super::{lint, Code, DivergenceKind, Finding, LintOptions, Severity, TextOptions};
 
 const ALL: [Dialect; 4] = Dialect::ALL;
 
@@ -616,6 +616,116 @@ fn divergence_by_repaired_spelling() {
     let found = divergences(b"User-agent: *\nDisalow: /tmp\n");
     assert_eq!(found.len(), 1, "{found:#?}");
     assert!(found[0].help.as_ref().unwrap().contains("misspelled"));
+}
+
+#[test]
+fn each_divergence_names_its_kind() {
+    let cases: [(&[u8], DivergenceKind); 7] = [
+        (
+            b"User-agent: Googlebot-News\nDisallow: /\n",
+            DivergenceKind::Agent,
+        ),
+        (b"User-agent: *\nDisalow: /tmp\n", DivergenceKind::Spelling),
+        (
+            b"User-agent: *\nDisallow: /a /b\n",
+            DivergenceKind::SeveralValues,
+        ),
+        (
+            b"User-agent: *\nDisallow: /*.pdf$\n",
+            DivergenceKind::Wildcard,
+        ),
+        (
+            b"User-agent: *\nDisallow: /a%3Cb\n",
+            DivergenceKind::Percent,
+        ),
+        (
+            b"User-agent: *\nDisallow: /a\n\nDisallow: /b\n",
+            DivergenceKind::Boundary,
+        ),
+        (
+            b"User-agent: *\nDisallow: /\nAllow: /public\n",
+            DivergenceKind::Order,
+        ),
+    ];
+    for (body, kind) in cases {
+        let found = divergences(body);
+        assert!(!found.is_empty(), "{kind}");
+        for f in &found {
+            assert_eq!(f.example.as_ref().unwrap().kind, kind, "{f:#?}");
+        }
+        let json = lint(body, &LintOptions::default()).to_json("r.txt");
+        let listed = json["findings"].as_array().unwrap();
+        let kinds: Vec<&serde_json::Value> = listed
+            .iter()
+            .filter(|f| f["code"] == "dialect-divergence")
+            .map(|f| &f["example"]["kind"])
+            .collect();
+        assert_eq!(kinds.len(), found.len());
+        assert!(kinds.iter().all(|k| *k == kind.as_str()), "{kinds:?}");
+    }
+    let mut slugs: Vec<&str> = DivergenceKind::ALL.iter().map(|k| k.as_str()).collect();
+    slugs.sort_unstable();
+    slugs.dedup();
+    assert_eq!(slugs.len(), DivergenceKind::ALL.len());
+}
+
+// A file written for RFC 9309 diverges on every rule with a `*`: one of
+// them tells the author what the rest would.
+#[test]
+fn text_shows_each_kind_of_divergence_once_unless_asked() {
+    let mut body = b"User-agent: *\n".to_vec();
+    for i in 0..30 {
+        body.extend_from_slice(format!("Disallow: /*.ext{i}$\n").as_bytes());
+    }
+    body.extend_from_slice(b"Disallow: /p\nAllow: /p/public\nAllow: /p/public/more\n");
+    let report = lint(&body, &LintOptions::default());
+    let kinds = |k| {
+        report
+            .findings
+            .iter()
+            .filter(|f| f.example.as_ref().is_some_and(|e| e.kind == k))
+            .count()
+    };
+    assert_eq!(kinds(DivergenceKind::Wildcard), 30);
+    assert_eq!(kinds(DivergenceKind::Order), 2);
+    let text = report.render_text("r.txt", &body);
+    assert_eq!(
+        text.matches("warning[dialect-divergence]").count(),
+        2,
+        "{text}"
+    );
+    // The first of each kind in full, then what the others are and where.
+    assert!(
+        text.starts_with("r.txt:2:11: warning[dialect-divergence]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  = note: 29 more `wildcard` divergences, on lines 3-31\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("r.txt:33:8: warning[dialect-divergence]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  = note: 1 more `order` divergence, on line 34\n"),
+        "{text}"
+    );
+    // The summary counts every finding, shown or not.
+    assert!(
+        text.ends_with("r.txt: 0 errors, 32 warnings, 0 infos\n"),
+        "{text}"
+    );
+    let all = report.render_text_with(
+        "r.txt",
+        &body,
+        &TextOptions {
+            all_divergence: true,
+        },
+    );
+    assert_eq!(all.matches("warning[dialect-divergence]").count(), 32);
+    assert!(!all.contains("= note:"), "{all}");
+    assert!(all.ends_with("r.txt: 0 errors, 32 warnings, 0 infos\n"));
 }
 
 #[test]
