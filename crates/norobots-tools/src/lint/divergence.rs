@@ -81,7 +81,8 @@ pub enum DivergenceKind {
     /// `%xx`: decoded differently.
     Percent,
     /// Where a group ends: blank lines end records in `draft1996`, and mean
-    /// nothing in `rfc9309`.
+    /// nothing in `rfc9309`, whose groups' `User-agent` lines run up to
+    /// their first rule.
     Boundary,
     /// Rule order: the first match decides in `draft1996`, the longest in
     /// `rfc9309`.
@@ -170,6 +171,7 @@ pub(crate) fn check(body: &[u8], chosen: &Robots, scan: &Scan, sink: &mut Sink) 
     let rfc = rfc_own.as_ref().unwrap_or(chosen);
     let mut state = State {
         scan,
+        draft_records: draft.groups().map(|g| g.line()).collect(),
         checks: 0,
         seen: HashSet::new(),
         matchers: [HashMap::new(), HashMap::new()],
@@ -191,6 +193,8 @@ pub(crate) fn check(body: &[u8], chosen: &Robots, scan: &Scan, sink: &mut Sink) 
 
 struct State<'s, 'b> {
     scan: &'s Scan<'b>,
+    /// Where each draft1996 record starts, in file order.
+    draft_records: Vec<usize>,
     checks: usize,
     /// (cause, draft rule line, rfc rule line): one finding for each.
     seen: HashSet<(DivergenceKind, usize, usize)>,
@@ -299,7 +303,13 @@ impl State<'_, '_> {
             Code::DialectDivergence,
             message,
         )
-        .with_help(help(cause, agent, d, r, vd.rule, vr.rule));
+        .with_help(help(
+            cause,
+            agent,
+            (d, r),
+            (vd.rule, vr.rule),
+            &self.draft_records,
+        ));
         f.example = Some(Example {
             kind: cause,
             url,
@@ -390,13 +400,36 @@ fn lines_text(lines: &[usize]) -> String {
     }
 }
 
+/// Where rfc9309 reads as one group what draft1996 reads as several
+/// records: a group's `User-agent` lines run up to its first rule in
+/// rfc9309, past blank lines and other fields, while a blank line ends a
+/// record in draft1996. The line of the robot's own record and of the
+/// record that holds the rules it shares in rfc9309.
+fn merged_records(d: &Side, r: &Side, draft_records: &[usize]) -> Option<(usize, usize)> {
+    r.robots
+        .groups()
+        .filter(|g| r.group_set.contains(&g.line()))
+        .find_map(|g| {
+            let first_rule = g.rules().next()?.line();
+            let start = draft_records.partition_point(|&l| l <= g.line());
+            let end = draft_records.partition_point(|&l| l < first_rule);
+            let rules_at = *draft_records.get(start..end)?.last()?;
+            let own = d
+                .groups
+                .iter()
+                .copied()
+                .find(|&l| (g.line()..rules_at).contains(&l))
+                .unwrap_or(g.line());
+            Some((own, rules_at))
+        })
+}
+
 fn help(
     cause: DivergenceKind,
     agent: &str,
-    d: &Side,
-    r: &Side,
-    rd: Option<RuleRef>,
-    rr: Option<RuleRef>,
+    (d, r): (&Side, &Side),
+    (rd, rr): (Option<RuleRef>, Option<RuleRef>),
+    draft_records: &[usize],
 ) -> String {
     let (td, tr) = (rule_text(rd), rule_text(rr));
     match cause {
@@ -417,9 +450,17 @@ fn help(
         DivergenceKind::Percent => format!(
             "draft1996 decodes every `%xx` but `%2F` before comparing ({td}), rfc9309 only unreserved characters ({tr}); write paths as your links spell them"
         ),
-        DivergenceKind::Boundary => format!(
-            "a blank line ends a record in draft1996 but not in rfc9309: draft1996 decides by {td}, rfc9309 by {tr}; remove blank lines inside groups"
-        ),
+        // Removing the blank line would not help here: rfc9309 already
+        // reads the lines as one group, and the author most likely meant
+        // two.
+        DivergenceKind::Boundary => match merged_records(d, r, draft_records) {
+            Some((own, rules_at)) => format!(
+                "rfc9309 reads a group's `User-agent` lines up to its first rule, past blank lines and fields such as `Crawl-delay`, so `{agent}` (line {own}) shares the rules of line {rules_at}'s group ({tr}); draft1996 ends the record at the blank line and decides by {td}; if line {own}'s robots are not meant to share those rules, give their group a rule of its own (an empty `Disallow:` allows everything), else put line {own} directly above line {rules_at}"
+            ),
+            None => format!(
+                "a blank line ends a record in draft1996 but not in rfc9309: draft1996 decides by {td}, rfc9309 by {tr}; remove blank lines inside groups (rfc9309 reads the file the same without them)"
+            ),
+        },
         DivergenceKind::Order => format!(
             "draft1996 takes the first matching line ({td}), rfc9309 the longest match ({tr}); put the more specific rule first so that both agree"
         ),

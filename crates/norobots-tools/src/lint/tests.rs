@@ -611,6 +611,43 @@ fn divergence_by_several_paths_and_record_boundaries() {
     assert!(found[0].help.as_ref().unwrap().contains("blank line"));
 }
 
+// `User-agent: b` with only a `Crawl-delay`, then a blank line: rfc9309
+// reads a group's `User-agent` lines up to its first rule, so `b` gets
+// `c`'s rules; draft1996 ends `b`'s record at the blank line. Removing
+// blank lines changes nothing in rfc9309: the help must name the real
+// cause, and its fixes must make the dialects agree.
+#[test]
+fn divergence_by_agents_merged_across_a_blank_line() {
+    let body = b"User-agent: a\nDisallow: /x\n\nUser-agent: b\nCrawl-delay: 5\n\nUser-agent: c\nDisallow: /y\n";
+    let found = divergences(body);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let e = found[0].example.as_ref().unwrap();
+    assert_eq!((e.kind, e.agent.as_str()), (DivergenceKind::Boundary, "b"));
+    let help = found[0].help.as_deref().unwrap();
+    assert!(!help.contains("remove blank lines"), "{help}");
+    assert!(help.contains("up to its first rule"), "{help}");
+    assert!(
+        help.contains("`b` (line 4) shares the rules of line 7"),
+        "{help}"
+    );
+    assert!(help.contains("empty `Disallow:`"), "{help}");
+    // Either fix the help offers: `b` gets a rule of its own, or joins `c`.
+    let own = b"User-agent: a\nDisallow: /x\n\nUser-agent: b\nCrawl-delay: 5\nDisallow:\n\nUser-agent: c\nDisallow: /y\n";
+    let joined = b"User-agent: a\nDisallow: /x\n\nUser-agent: b\nUser-agent: c\nDisallow: /y\n";
+    for fixed in [&own[..], &joined[..]] {
+        assert_eq!(divergences(fixed), [], "{}", String::from_utf8_lossy(fixed));
+    }
+    // A rule after a blank line is another case: removing the line is the fix.
+    let found = divergences(b"User-agent: *\nDisallow: /a\n\nCrawl-delay: 5\n\nDisallow: /b\n");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0]
+        .help
+        .as_deref()
+        .unwrap()
+        .contains("remove blank lines"));
+    assert!(divergences(b"User-agent: *\nDisallow: /a\nCrawl-delay: 5\nDisallow: /b\n").is_empty());
+}
+
 #[test]
 fn divergence_by_repaired_spelling() {
     let found = divergences(b"User-agent: *\nDisalow: /tmp\n");
