@@ -51,7 +51,18 @@ pub fn run(command: &AuditCommand) -> Result<bool, CliError> {
         report.write_text(&mut out)
     };
     match result.and_then(|()| out.flush()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(CliError::Write(e)),
-        _ => Ok(violated),
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => return Err(CliError::Write(e)),
+        _ => {}
     }
+    // After the report, so that the warning is the last thing a terminal
+    // shows; the report itself says so too, for whoever reads only stdout.
+    if let Some(cut) = &report.cut_short {
+        // Not eprintln!: it panics if stderr is gone.
+        let _ = writeln!(
+            io::stderr().lock(),
+            "norobots: warning: log `{}` is cut short: {cut}",
+            command.log.display()
+        );
+    }
+    Ok(violated)
 }

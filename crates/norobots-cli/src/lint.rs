@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use norobots::Dialect;
-use norobots_tools::lint::{lint, LintOptions};
+use norobots_tools::lint::{lint, LintOptions, TextOptions};
 
 use crate::error::CliError;
 use crate::input::RobotsSource;
@@ -18,6 +18,8 @@ pub struct LintCommand {
     /// Whether to report rules whose meaning differs between draft1996 and
     /// rfc9309.
     pub divergence: bool,
+    /// Whether text output prints every divergence, not each kind once.
+    pub all_divergence: bool,
     /// One JSON document instead of text.
     pub json: bool,
 }
@@ -39,7 +41,10 @@ pub fn run(command: &LintCommand) -> Result<bool, CliError> {
         s.push('\n');
         s
     } else {
-        report.render_text(&name, &body)
+        let options = TextOptions {
+            all_divergence: command.all_divergence,
+        };
+        report.render_text_with(&name, &body, &options)
     };
     let stdout = io::stdout();
     let mut out = stdout.lock();

@@ -160,6 +160,12 @@ struct LintArgs {
     #[arg(long)]
     no_divergence: bool,
 
+    /// Print every dialect-divergence finding. By default text output shows
+    /// each kind of divergence once, with how many more there are and on
+    /// which lines; JSON always lists them all.
+    #[arg(long)]
+    all_divergence: bool,
+
     /// The robots.txt file, or `-` for stdin.
     #[arg(value_name = "FILE")]
     robots: PathBuf,
@@ -395,6 +401,7 @@ fn main() -> ExitCode {
                 dialect: parse_dialect(&args.dialect)?,
                 robots: RobotsSource::from_arg(args.robots.clone()),
                 divergence: !args.no_divergence,
+                all_divergence: args.all_divergence,
                 json: args.format == "json",
             })
         })()

@@ -79,7 +79,8 @@ pub use client::looks_like_bot;
 use client::Client;
 pub use parse::{parse_line, LineError, LogLine, Timestamp};
 pub use report::{
-    AuditReport, HumanSummary, MalformedLine, RobotReasons, RobotReport, Totals, Violation,
+    AuditReport, CutShort, HumanSummary, MalformedLine, RobotReasons, RobotReport, Totals,
+    Violation,
 };
 
 /// Limits of an audit. The defaults suit any log.
@@ -226,7 +227,10 @@ impl Auditor {
     /// not by a file name; concatenated gzip members are read as one log),
     /// and returns the report. Lines may end in LF or CRLF. Only I/O errors
     /// (including a corrupt gzip stream) are errors; one met while reading
-    /// the log says on which line (`line 12: corrupt deflate stream`).
+    /// the log says on which line (`line 12: corrupt deflate stream`). A
+    /// gzip stream that ends early is not one: the report covers the
+    /// complete lines before the cut, and [`AuditReport::cut_short`] says
+    /// where it fell.
     ///
     /// ```
     /// use std::io::Write;
@@ -240,13 +244,20 @@ impl Auditor {
     /// let report = Auditor::new(&Robots::parse(b""), AuditOptions::default()).audit_reader(&log[..]).unwrap();
     /// assert!(report.totals.gzip);
     /// assert_eq!(report.robots[0].robots_txt_fetches, 1);
+    ///
+    /// // The same log cut short: nothing complete was read, and the report says so.
+    /// let cut = Auditor::new(&Robots::parse(b""), AuditOptions::default()).audit_reader(&log[..20]).unwrap();
+    /// assert_eq!(cut.totals.lines, 0);
+    /// assert_eq!(cut.cut_short.unwrap().line, 1);
     /// ```
     pub fn audit_reader(mut self, reader: impl Read) -> io::Result<AuditReport> {
         let counts = input::feed_reader(&mut self, reader)?;
         self.totals.bytes = counts.text_bytes;
         self.totals.input_bytes = counts.input_bytes;
         self.totals.gzip = counts.gzip;
-        Ok(self.finish())
+        let mut report = self.finish();
+        report.cut_short = counts.cut_short;
+        Ok(report)
     }
 
     /// Ends the audit and builds the report: robots sorted by violations,
@@ -305,6 +316,7 @@ impl Auditor {
             robots,
             humans,
             malformed: self.malformed,
+            cut_short: None,
         }
     }
 

@@ -37,7 +37,7 @@
 //! |---|---|---|
 //! | `not-robots-txt` | error | the body is HTML, JSON, gzip or binary data, not a robots.txt (line findings are then not reported) |
 //! | `file-too-large` | warning | the body is over 500 KiB: RFC 9309 crawlers may ignore the rest (RFC 9309 2.5) |
-//! | `byte-order-mark` | warning | a UTF-8 byte order mark: older parsers read it as part of the first field name |
+//! | `byte-order-mark` | warning | a UTF-8 byte order mark (in `google`, also a piece of one): older parsers read it as part of the first field name. The linter skips it as the dialect's parser does ([`norobots::bom_len`]), so line 1 is read as robots read it |
 //! | `invalid-utf8` | warning | octets that are not UTF-8 (RFC 9309 files are UTF-8) |
 //! | `nul-byte` | warning | a NUL octet: the reference library drops the rest of the line |
 //! | `line-too-long` | warning | a line over 16,663 octets: Google drops the rest |
@@ -58,10 +58,22 @@
 //! | `shadowed-rule` | warning | a rule that can never decide anything: an earlier rule matches everything it matches (first match), or an identical `Allow` wins the tie (longest match), or a shorter rule of the same kind already covers it in a group with one kind of rule |
 //! | `dialect-divergence` | warning | `draft1996` and `rfc9309` disagree on a URL: rule order, `*`/`$`, `%xx` decoding, agent matching, record boundaries, several values on a line; with a verified example |
 //!
-//! Columns count characters (UTF-8 lead octets) from 1. Findings are sorted
-//! by line and column. Each code keeps at most
-//! [`LintOptions::max_findings_per_code`] findings; [`Report::omitted`]
-//! counts the rest.
+//! Columns count characters (UTF-8 lead octets) from 1, on line 1 from
+//! after the byte order mark. Findings are sorted by line and column. Each
+//! code keeps at most [`LintOptions::max_findings_per_code`] findings;
+//! [`Report::omitted`] counts the rest.
+//!
+//! # Output
+//!
+//! [`Report::render_text`] prints rustc-style text. A file written for one
+//! dialect often diverges the same way on hundreds of lines (every rule
+//! with a `*`, for a 1996 robot), so the text shows each
+//! [`DivergenceKind`] once: its first finding in full, then a note of how
+//! many more of that kind there are and on which lines. The summary line
+//! counts every finding; [`Report::render_text_with`] and
+//! [`TextOptions::all_divergence`] print each one (`norobots lint
+//! --all-divergence`). [`Report::to_json`] always lists every finding, a
+//! divergence's `example` with its `kind` slug ([`DivergenceKind::as_str`]).
 //!
 //! # Bounds
 //!
@@ -81,7 +93,8 @@ use std::collections::HashMap;
 
 use norobots::{Dialect, ParseOptions, Robots};
 
-pub use divergence::Example;
+pub use divergence::{DivergenceKind, Example};
+pub use render::TextOptions;
 
 /// How bad a finding is.
 ///
@@ -395,7 +408,7 @@ pub fn lint(body: &[u8], options: &LintOptions) -> Report {
     // to 4 GiB.
     let body = &body[..body.len().min(u32::MAX as usize - 1)];
     let mut sink = Sink::new(options.max_findings_per_code);
-    let table = lines::LineTable::new(body);
+    let table = lines::LineTable::new(body, options.dialect);
     let is_robots = lines::check_file(body, &table, &mut sink);
     if is_robots {
         let robots = Robots::parse_with(body, &ParseOptions::new(options.dialect));

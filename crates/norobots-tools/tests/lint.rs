@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use norobots::Dialect;
-use norobots_tools::lint::{lint, Code, LintOptions, Report};
+use norobots_tools::lint::{lint, Code, DivergenceKind, LintOptions, Report};
 use proptest::prelude::*;
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/robots");
@@ -21,6 +21,12 @@ fn lint_all_ways(body: &[u8], dialect: Dialect) -> (Report, Duration) {
     let text = report.render_text("robots.txt", body);
     let json = report.to_json("robots.txt");
     assert!(text.ends_with('\n'));
+    // Divergences are shown once per kind.
+    let shown = text
+        .lines()
+        .filter(|l| l.starts_with("robots.txt:") && l.contains(": warning[dialect-divergence]: "))
+        .count();
+    assert!(shown <= DivergenceKind::ALL.len(), "{text}");
     assert_eq!(
         json["findings"].as_array().map(Vec::len),
         Some(report.findings.len())
@@ -82,6 +88,76 @@ fn corpus_never_panics_and_stays_fast() {
         "corpus took {elapsed:?}"
     );
     assert!(slowest.0 < Duration::from_secs(10), "{slowest:?}");
+}
+
+// github.com's file diverges on 600-odd lines, nearly all of one kind
+// (`*` in patterns): its text report still fits on a screen.
+#[test]
+fn a_file_that_diverges_everywhere_fits_on_a_screen() {
+    let path = Path::new(CORPUS).join("github.com.txt");
+    let Ok(body) = std::fs::read(&path) else {
+        assert_ne!(
+            std::env::var("CI").as_deref(),
+            Ok("true"),
+            "the corpus is missing at {CORPUS}"
+        );
+        println!("SKIPPED: no corpus at {CORPUS}");
+        return;
+    };
+    let report = lint(&body, &LintOptions::default());
+    let divergences = report
+        .findings
+        .iter()
+        .filter(|f| f.code == Code::DialectDivergence)
+        .count();
+    assert!(divergences > 100, "{divergences}");
+    let text = report.render_text("github.com.txt", &body);
+    assert!(text.lines().count() <= 60, "{text}");
+    let summary = format!(
+        "github.com.txt: 0 errors, {} warnings, 0 infos\n",
+        report.findings.len()
+    );
+    assert!(text.ends_with(&summary), "{text}");
+}
+
+// 186 files of the corpus start with a byte order mark. Robots skip it, so
+// the linter must find in each what it finds without the mark, plus the
+// note about the mark: no finding the mark itself caused.
+#[test]
+fn corpus_files_with_a_byte_order_mark_lint_as_without_it() {
+    const BOM: &[u8] = b"\xEF\xBB\xBF";
+    let Ok(entries) = std::fs::read_dir(CORPUS) else {
+        assert_ne!(
+            std::env::var("CI").as_deref(),
+            Ok("true"),
+            "the corpus is missing at {CORPUS}"
+        );
+        println!("SKIPPED: no corpus at {CORPUS}");
+        return;
+    };
+    let mut files = 0;
+    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        let Ok(body) = std::fs::read(&path) else {
+            continue;
+        };
+        let Some(rest) = body.strip_prefix(BOM) else {
+            continue;
+        };
+        files += 1;
+        for d in Dialect::ALL {
+            let with = lint(&body, &LintOptions::new(d)).findings;
+            let without = lint(rest, &LintOptions::new(d)).findings;
+            let (notes, others): (Vec<_>, Vec<_>) = with
+                .into_iter()
+                .partition(|f| f.code == Code::ByteOrderMark);
+            assert_eq!(notes.len(), 1, "{d}: {}", path.display());
+            assert_eq!(others, without, "{d}: {}", path.display());
+        }
+    }
+    assert!(
+        files > 0,
+        "no file in {CORPUS} starts with a byte order mark"
+    );
 }
 
 /// Lints in every dialect and checks the time.

@@ -50,7 +50,7 @@ pub use agent::{is_product_token, product_token, robot_token};
 pub use dialect::{Dialect, ParseDialectError};
 pub use group::{RequestRate, VisitTime};
 pub use matcher::{Matcher, RuleRef, Verdict};
-pub use parse::ParseOptions;
+pub use parse::{bom_len, ParseOptions};
 pub use robots::{Diagnostic, DiagnosticKind, Field, Group, Robots, Rule, RuleKind};
 pub use sniff::{not_text, NotText};
 

@@ -64,6 +64,31 @@ const PASS_WINDOW: usize = 128;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// How many octets at the start of `body` the parser of `dialect` skips as
+/// a UTF-8 byte order mark: the whole mark (`EF BB BF`) in every dialect,
+/// and in `google` also a leading piece of it (`EF` or `EF BB`), as the
+/// reference library does. Line 1 starts after them; tools that point into
+/// a file call this rather than deciding again what its first line is.
+///
+/// ```
+/// use norobots::{bom_len, Dialect};
+///
+/// assert_eq!(bom_len(b"\xEF\xBB\xBFUser-agent: *", Dialect::Rfc9309), 3);
+/// assert_eq!(bom_len(b"\xEF\xBBUser-agent: *", Dialect::Google), 2);
+/// // Elsewhere a piece of a mark is part of the first field name.
+/// assert_eq!(bom_len(b"\xEF\xBBUser-agent: *", Dialect::Rfc9309), 0);
+/// assert_eq!(bom_len(b"User-agent: *", Dialect::Google), 0);
+/// ```
+pub fn bom_len(body: &[u8], dialect: Dialect) -> usize {
+    if dialect == Dialect::Google {
+        body.iter().zip(BOM).take_while(|(a, b)| a == b).count()
+    } else if body.starts_with(BOM) {
+        BOM.len()
+    } else {
+        0
+    }
+}
+
 /// What a field name means in a dialect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Key {
@@ -473,20 +498,8 @@ impl<S: Sink> Reader<'_, '_, S> {
         self.sink.pass_agent(value_window(body, start + 11))
     }
 
-    /// Skips a byte order mark: the whole mark in most dialects, any leading
-    /// piece of it in `google` (as the reference library does).
     fn skip_bom(&mut self) -> usize {
-        let skip = if self.dialect == Dialect::Google {
-            self.body
-                .iter()
-                .zip(BOM)
-                .take_while(|(a, b)| a == b)
-                .count()
-        } else if self.body.starts_with(BOM) {
-            BOM.len()
-        } else {
-            0
-        };
+        let skip = bom_len(self.body, self.dialect);
         if skip > 0 {
             self.sink.diagnostic(1, DiagnosticKind::ByteOrderMark);
         }

@@ -6,7 +6,7 @@ use std::io::{self, BufReader, Cursor, Read};
 
 use memchr::memchr;
 
-use super::Auditor;
+use super::{Auditor, CutShort};
 
 /// The gzip magic number (RFC 1952, 2.3.1).
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
@@ -17,12 +17,21 @@ const CHUNK: usize = 1 << 20;
 /// The largest line buffer, whatever `max_line_len` asks.
 const MAX_BUFFER: usize = 1 << 28;
 
-/// What was read: octets of input and of log text, and whether it was gzip.
+/// What was read: octets of input and of log text, whether it was gzip,
+/// and where a gzip stream ended early.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct InputCounts {
     pub input_bytes: u64,
     pub text_bytes: u64,
     pub gzip: bool,
+    pub cut_short: Option<CutShort>,
+}
+
+/// What [`split_lines`] read: octets of text, and where the input ended
+/// early, if it did.
+struct Lines {
+    bytes: u64,
+    cut_short: Option<CutShort>,
 }
 
 /// A reader that counts what passes through it.
@@ -51,22 +60,23 @@ pub(super) fn feed_reader(auditor: &mut Auditor, reader: impl Read) -> io::Resul
     let gzip = magic[..got] == GZIP_MAGIC;
     // Put the two octets back in front of the rest.
     let input = Cursor::new(magic).take(got as u64).chain(counting);
-    let (text_bytes, input) = if gzip {
+    let (lines, input) = if gzip {
         // `MultiGzDecoder`: rotated logs are often several gzip members
         // concatenated (`cat access.log.*.gz`, or `gzip` appending).
         let buffered = BufReader::with_capacity(256 * 1024, input);
         let mut decoder = flate2::bufread::MultiGzDecoder::new(buffered);
-        let n = split_lines(auditor, &mut decoder)?;
-        (n, decoder.into_inner().into_inner())
+        let lines = split_lines(auditor, &mut decoder, true)?;
+        (lines, decoder.into_inner().into_inner())
     } else {
         let mut input = input;
-        let n = split_lines(auditor, &mut input)?;
-        (n, input)
+        let lines = split_lines(auditor, &mut input, false)?;
+        (lines, input)
     };
     Ok(InputCounts {
         input_bytes: input.into_inner().1.count,
-        text_bytes,
+        text_bytes: lines.bytes,
         gzip,
+        cut_short: lines.cut_short,
     })
 }
 
@@ -88,7 +98,12 @@ fn read_up_to(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 ///
 /// A line longer than the buffer is reported as too long and skipped up to
 /// its line break, so one runaway line cannot make the buffer grow.
-fn split_lines(auditor: &mut Auditor, reader: &mut impl Read) -> io::Result<u64> {
+///
+/// A gzip stream (`gzip`) that ends before its end (the decoder's
+/// `UnexpectedEof`) is a log cut short, not a failure: the lines before
+/// the cut stand, and the cut one is dropped. A corrupt stream, or any
+/// other read error, is an error.
+fn split_lines(auditor: &mut Auditor, reader: &mut impl Read, gzip: bool) -> io::Result<Lines> {
     let size = auditor
         .options
         .max_line_len
@@ -106,12 +121,23 @@ fn split_lines(auditor: &mut Auditor, reader: &mut impl Read) -> io::Result<u64>
             }
             end = 0;
         }
+        // The line being read if the input fails now, so that whoever
+        // mends the log knows where.
+        let reading = line_no + u64::from(!skipping);
         let n = match reader.read(&mut buf[end..]) {
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            // The line being read when the input failed (a gzip stream cut
-            // short, say), so that whoever mends the log knows where.
-            Err(e) => return Err(on_line(e, line_no + u64::from(!skipping))),
+            Err(e) if gzip && e.kind() == io::ErrorKind::UnexpectedEof => {
+                let cut = CutShort {
+                    line: reading,
+                    text_offset: total,
+                };
+                return Ok(Lines {
+                    bytes: total,
+                    cut_short: Some(cut),
+                });
+            }
+            Err(e) => return Err(on_line(e, reading)),
         };
         if n == 0 {
             break;
@@ -132,7 +158,10 @@ fn split_lines(auditor: &mut Auditor, reader: &mut impl Read) -> io::Result<u64>
         line_no += 1;
         auditor.feed_line(&buf[..end], line_no);
     }
-    Ok(total)
+    Ok(Lines {
+        bytes: total,
+        cut_short: None,
+    })
 }
 
 /// `error`, prefixed with the line it came on: `line 12: corrupt deflate

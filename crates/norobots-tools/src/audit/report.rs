@@ -40,6 +40,42 @@ pub struct AuditReport {
     /// The first malformed lines ([`AuditOptions::max_malformed`](super::AuditOptions::max_malformed) of them);
     /// [`Totals::malformed`] counts them all.
     pub malformed: Vec<MalformedLine>,
+    /// Where a gzip log ended before its stream did, if it did: the report
+    /// covers the lines before that.
+    pub cut_short: Option<CutShort>,
+}
+
+/// Where a gzip log was cut short: its stream ended early (a copy that did
+/// not finish, a rotation that was still writing). The complete lines
+/// before the cut are in the report; the line being read is not, as half a
+/// request line could be judged on half its path.
+///
+/// ```
+/// use norobots_tools::audit::CutShort;
+///
+/// let cut = CutShort { line: 7, text_offset: 1040 };
+/// assert_eq!(
+///     cut.to_string(),
+///     "the gzip stream ends in line 7, after 1040 octets of log text; the report covers the lines before it"
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CutShort {
+    /// The line being read when the stream ended (1-based): one past the
+    /// last complete line, whether or not part of it was read.
+    pub line: u64,
+    /// Octets of log text (after decompression) read before the end.
+    pub text_offset: u64,
+}
+
+impl std::fmt::Display for CutShort {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the gzip stream ends in line {}, after {} octets of log text; the report covers the lines before it",
+            self.line, self.text_offset
+        )
+    }
 }
 
 /// Counts over the whole log.
@@ -327,7 +363,11 @@ impl AuditReport {
             t.elapsed.as_secs_f64(),
             t.mb_per_s(),
             self.dialect
-        )
+        )?;
+        match &self.cut_short {
+            Some(cut) => writeln!(out, "cut short: {cut}"),
+            None => Ok(()),
+        }
     }
 
     /// Two passes over the robots, one to measure the columns and one to
@@ -406,7 +446,8 @@ impl AuditReport {
     }
 
     /// The report as one JSON document: `dialect`, `totals`, `robots` (in
-    /// report order), `humans` and `malformed` (`count` and `first`).
+    /// report order), `humans`, `malformed` (`count` and `first`) and
+    /// `cut_short` (`line` and `text_offset`, or null; see [`CutShort`]).
     /// Times are RFC 3339 strings in UTC.
     ///
     /// ```
@@ -419,6 +460,7 @@ impl AuditReport {
     /// assert_eq!(json["totals"]["malformed"], 1);
     /// assert_eq!(json["malformed"]["first"][0]["line"], 1);
     /// assert_eq!(json["dialect"], "rfc9309");
+    /// assert!(json["cut_short"].is_null());
     /// ```
     pub fn to_json(&self) -> Value {
         let robots = self.robots.iter().map(|r| {
@@ -484,6 +526,10 @@ impl AuditReport {
                     "error": m.error.as_str(),
                 })).collect::<Vec<_>>(),
             },
+            "cut_short": self.cut_short.map(|c| json!({
+                "line": c.line,
+                "text_offset": c.text_offset,
+            })),
         })
     }
 }

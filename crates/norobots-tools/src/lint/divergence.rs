@@ -29,16 +29,19 @@ const ANY_ROBOT: &str = "ExampleBot";
 ///
 /// ```
 /// use norobots::Dialect;
-/// use norobots_tools::lint::{lint, LintOptions};
+/// use norobots_tools::lint::{lint, DivergenceKind, LintOptions};
 ///
 /// let report = lint(b"User-agent: *\nDisallow: /*.pdf$\n", &LintOptions::default());
 /// let example = report.findings[0].example.clone().unwrap();
+/// assert_eq!(example.kind, DivergenceKind::Wildcard);
 /// assert_eq!(example.url, "https://example.com/x.pdf");
 /// assert_eq!((example.allowed_in, example.disallowed_in), (Dialect::Draft1996, Dialect::Rfc9309));
 /// assert_eq!(example.agent, "ExampleBot");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Example {
+    /// Why the dialects disagree.
+    pub kind: DivergenceKind,
     /// The URL.
     pub url: String,
     /// The robot name the URL was checked for.
@@ -49,17 +52,87 @@ pub struct Example {
     pub disallowed_in: Dialect,
 }
 
-/// Why the two dialects disagree.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Cause {
+/// Why `draft1996` and `rfc9309` disagree on a divergence's example: the
+/// kind of a [`Code::DialectDivergence`](super::Code::DialectDivergence)
+/// finding. The text report shows each kind once unless asked for every
+/// finding ([`TextOptions::all_divergence`](super::TextOptions::all_divergence)).
+///
+/// ```
+/// use norobots_tools::lint::{lint, DivergenceKind, LintOptions};
+///
+/// let report = lint(b"User-agent: *\nDisallow: /\nAllow: /public\n", &LintOptions::default());
+/// let kind = report.findings[0].example.as_ref().unwrap().kind;
+/// assert_eq!(kind, DivergenceKind::Order);
+/// assert_eq!(kind.as_str(), "order");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DivergenceKind {
+    /// The dialects pick different groups for the robot: substring against
+    /// product-token matching of `User-agent`.
     Agent,
+    /// `rfc9309` repairs a misspelled field name or a missing `:` that
+    /// `draft1996` ignores.
     Spelling,
+    /// Several paths on one line: one pattern each in `draft1996`, one
+    /// pattern with a space in `rfc9309`.
     SeveralValues,
+    /// `*` and `$`: wildcards in `rfc9309`, plain characters in `draft1996`.
     Wildcard,
+    /// `%xx`: decoded differently.
     Percent,
+    /// Where a group ends: blank lines end records in `draft1996`, and mean
+    /// nothing in `rfc9309`, whose groups' `User-agent` lines run up to
+    /// their first rule.
     Boundary,
+    /// Rule order: the first match decides in `draft1996`, the longest in
+    /// `rfc9309`.
     Order,
+    /// None of the above.
     Other,
+}
+
+impl DivergenceKind {
+    /// Every kind, in the order of their declaration.
+    ///
+    /// ```
+    /// assert_eq!(norobots_tools::lint::DivergenceKind::ALL.len(), 8);
+    /// ```
+    pub const ALL: [DivergenceKind; 8] = [
+        DivergenceKind::Agent,
+        DivergenceKind::Spelling,
+        DivergenceKind::SeveralValues,
+        DivergenceKind::Wildcard,
+        DivergenceKind::Percent,
+        DivergenceKind::Boundary,
+        DivergenceKind::Order,
+        DivergenceKind::Other,
+    ];
+
+    /// The stable slug, as JSON output writes it (`example.kind`).
+    ///
+    /// ```
+    /// use norobots_tools::lint::DivergenceKind;
+    ///
+    /// assert_eq!(DivergenceKind::SeveralValues.as_str(), "several-values");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DivergenceKind::Agent => "agent",
+            DivergenceKind::Spelling => "spelling",
+            DivergenceKind::SeveralValues => "several-values",
+            DivergenceKind::Wildcard => "wildcard",
+            DivergenceKind::Percent => "percent",
+            DivergenceKind::Boundary => "boundary",
+            DivergenceKind::Order => "order",
+            DivergenceKind::Other => "other",
+        }
+    }
+}
+
+impl std::fmt::Display for DivergenceKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// One dialect's reading for one robot.
@@ -98,6 +171,7 @@ pub(crate) fn check(body: &[u8], chosen: &Robots, scan: &Scan, sink: &mut Sink) 
     let rfc = rfc_own.as_ref().unwrap_or(chosen);
     let mut state = State {
         scan,
+        draft_records: draft.groups().map(|g| g.line()).collect(),
         checks: 0,
         seen: HashSet::new(),
         matchers: [HashMap::new(), HashMap::new()],
@@ -119,9 +193,11 @@ pub(crate) fn check(body: &[u8], chosen: &Robots, scan: &Scan, sink: &mut Sink) 
 
 struct State<'s, 'b> {
     scan: &'s Scan<'b>,
+    /// Where each draft1996 record starts, in file order.
+    draft_records: Vec<usize>,
     checks: usize,
     /// (cause, draft rule line, rfc rule line): one finding for each.
-    seen: HashSet<(Cause, usize, usize)>,
+    seen: HashSet<(DivergenceKind, usize, usize)>,
     /// A matcher depends only on the groups it compiles: robots that get
     /// the same groups in one dialect share it (draft, then rfc).
     matchers: [HashMap<Vec<usize>, Rc<Matcher>>; 2],
@@ -189,12 +265,12 @@ impl State<'_, '_> {
         sink: &mut Sink,
     ) {
         let (cause, line, pattern) = match agent_line {
-            Some(line) => (Cause::Agent, line, None),
+            Some(line) => (DivergenceKind::Agent, line, None),
             None => self.cause(&url, d, r, vd.rule, vr.rule),
         };
         // One finding per line and cause; rule order is about a pair.
         let key = match cause {
-            Cause::Order | Cause::Other => (
+            DivergenceKind::Order | DivergenceKind::Other => (
                 cause,
                 vd.rule.map_or(0, |x| x.line),
                 vr.rule.map_or(0, |x| x.line),
@@ -227,8 +303,15 @@ impl State<'_, '_> {
             Code::DialectDivergence,
             message,
         )
-        .with_help(help(cause, agent, d, r, vd.rule, vr.rule));
+        .with_help(help(
+            cause,
+            agent,
+            (d, r),
+            (vd.rule, vr.rule),
+            &self.draft_records,
+        ));
         f.example = Some(Example {
+            kind: cause,
             url,
             agent: agent.to_string(),
             allowed_in,
@@ -245,7 +328,7 @@ impl State<'_, '_> {
         r: &Side,
         rd: Option<RuleRef<'v>>,
         rr: Option<RuleRef<'v>>,
-    ) -> (Cause, usize, Option<&'v str>) {
+    ) -> (DivergenceKind, usize, Option<&'v str>) {
         let rules = [rd, rr];
         let pick = |f: &dyn Fn(&RuleRef) -> bool| rules.iter().flatten().find(|x| f(x)).copied();
         let several = |x: &RuleRef| {
@@ -258,24 +341,27 @@ impl State<'_, '_> {
         };
         let misspelled = |x: &RuleRef| self.scan.field_line(x.line).is_some_and(|f| !f.exact);
         let (cause, rule) = if let Some(x) = pick(&misspelled) {
-            (Cause::Spelling, Some(x))
+            (DivergenceKind::Spelling, Some(x))
         } else if let Some(x) = pick(&several) {
-            (Cause::SeveralValues, Some(x))
+            (DivergenceKind::SeveralValues, Some(x))
         } else if let Some(x) = pick(&|x: &RuleRef| x.pattern.contains(['*', '$'])) {
-            (Cause::Wildcard, Some(x))
+            (DivergenceKind::Wildcard, Some(x))
         } else if let Some(x) = pick(&|x: &RuleRef| x.pattern.contains('%')) {
-            (Cause::Percent, Some(x))
+            (DivergenceKind::Percent, Some(x))
         } else if url.contains('%') {
-            (Cause::Percent, rr.or(rd))
+            (DivergenceKind::Percent, rr.or(rd))
         } else if let Some(x) = rd
             .filter(|x| !r.rule_lines.contains(&x.line))
             .or(rr.filter(|x| !d.rule_lines.contains(&x.line)))
         {
-            (Cause::Boundary, Some(x))
+            (DivergenceKind::Boundary, Some(x))
         } else if let (Some(a), Some(b)) = (rd, rr) {
-            (Cause::Order, Some(if a.line > b.line { a } else { b }))
+            (
+                DivergenceKind::Order,
+                Some(if a.line > b.line { a } else { b }),
+            )
         } else {
-            (Cause::Other, rr.or(rd))
+            (DivergenceKind::Other, rr.or(rd))
         };
         match rule {
             Some(x) => (cause, x.line, Some(x.pattern)),
@@ -314,40 +400,71 @@ fn lines_text(lines: &[usize]) -> String {
     }
 }
 
+/// Where rfc9309 reads as one group what draft1996 reads as several
+/// records: a group's `User-agent` lines run up to its first rule in
+/// rfc9309, past blank lines and other fields, while a blank line ends a
+/// record in draft1996. The line of the robot's own record and of the
+/// record that holds the rules it shares in rfc9309.
+fn merged_records(d: &Side, r: &Side, draft_records: &[usize]) -> Option<(usize, usize)> {
+    r.robots
+        .groups()
+        .filter(|g| r.group_set.contains(&g.line()))
+        .find_map(|g| {
+            let first_rule = g.rules().next()?.line();
+            let start = draft_records.partition_point(|&l| l <= g.line());
+            let end = draft_records.partition_point(|&l| l < first_rule);
+            let rules_at = *draft_records.get(start..end)?.last()?;
+            let own = d
+                .groups
+                .iter()
+                .copied()
+                .find(|&l| (g.line()..rules_at).contains(&l))
+                .unwrap_or(g.line());
+            Some((own, rules_at))
+        })
+}
+
 fn help(
-    cause: Cause,
+    cause: DivergenceKind,
     agent: &str,
-    d: &Side,
-    r: &Side,
-    rd: Option<RuleRef>,
-    rr: Option<RuleRef>,
+    (d, r): (&Side, &Side),
+    (rd, rr): (Option<RuleRef>, Option<RuleRef>),
+    draft_records: &[usize],
 ) -> String {
     let (td, tr) = (rule_text(rd), rule_text(rr));
     match cause {
-        Cause::Agent => format!(
+        DivergenceKind::Agent => format!(
             "draft1996 picks the first record whose `User-agent` contains `{agent}` as a substring ({}), rfc9309 every group whose product token is `{agent}` ({}); name each robot by its exact product token, in one group",
             lines_text(&d.groups),
             lines_text(&r.groups)
         ),
-        Cause::Spelling => format!(
+        DivergenceKind::Spelling => format!(
             "rfc9309 repairs a misspelled field name or missing `:`, as Google's parser does, draft1996 ignores the line: draft1996 decides by {td}, rfc9309 by {tr}; fix the line's spelling"
         ),
-        Cause::SeveralValues => format!(
+        DivergenceKind::SeveralValues => format!(
             "draft1996 reads each word of a line as its own path ({td}), rfc9309 the whole value as one pattern ({tr}); put each path on its own line"
         ),
-        Cause::Wildcard => format!(
+        DivergenceKind::Wildcard => format!(
             "`*` and `$` are wildcards in rfc9309 ({tr}) but plain characters in draft1996 ({td}); if 1996-era robots matter, also list the literal paths"
         ),
-        Cause::Percent => format!(
+        DivergenceKind::Percent => format!(
             "draft1996 decodes every `%xx` but `%2F` before comparing ({td}), rfc9309 only unreserved characters ({tr}); write paths as your links spell them"
         ),
-        Cause::Boundary => format!(
-            "a blank line ends a record in draft1996 but not in rfc9309: draft1996 decides by {td}, rfc9309 by {tr}; remove blank lines inside groups"
-        ),
-        Cause::Order => format!(
+        // Removing the blank line would not help here: rfc9309 already
+        // reads the lines as one group, and the author most likely meant
+        // two.
+        DivergenceKind::Boundary => match merged_records(d, r, draft_records) {
+            Some((own, rules_at)) => format!(
+                "rfc9309 reads a group's `User-agent` lines up to its first rule, past blank lines and fields such as `Crawl-delay`, so `{agent}` (line {own}) shares the rules of line {rules_at}'s group ({tr}); draft1996 ends the record at the blank line and decides by {td}; if line {own}'s robots are not meant to share those rules, give their group a rule of its own (an empty `Disallow:` allows everything), else put line {own} directly above line {rules_at}"
+            ),
+            None => format!(
+                "a blank line ends a record in draft1996 but not in rfc9309: draft1996 decides by {td}, rfc9309 by {tr}; remove blank lines inside groups (rfc9309 reads the file the same without them)"
+            ),
+        },
+        DivergenceKind::Order => format!(
             "draft1996 takes the first matching line ({td}), rfc9309 the longest match ({tr}); put the more specific rule first so that both agree"
         ),
-        Cause::Other => format!("draft1996 decides by {td}, rfc9309 by {tr}"),
+        DivergenceKind::Other => format!("draft1996 decides by {td}, rfc9309 by {tr}"),
     }
 }
 

@@ -21,12 +21,15 @@ pub(crate) struct LineTable<'b> {
 }
 
 impl<'b> LineTable<'b> {
-    /// Lines end at CR, LF or CRLF, as in every dialect.
-    pub(crate) fn new(body: &'b [u8]) -> LineTable<'b> {
-        let mut starts = vec![0u32];
+    /// Lines end at CR, LF or CRLF, as in every dialect. Line 1 starts
+    /// after the octets the core parser of `dialect` skips as a byte order
+    /// mark, so that the linter reads the line the robots read.
+    pub(crate) fn new(body: &'b [u8], dialect: Dialect) -> LineTable<'b> {
+        let bom = norobots::bom_len(body, dialect);
+        let mut starts = vec![bom as u32];
         // A plain scan: lines are short, and a vectorised search pays its
         // set-up cost per line.
-        for (at, &b) in body.iter().enumerate() {
+        for (at, &b) in body.iter().enumerate().skip(bom) {
             if b != b'\n' && b != b'\r' {
                 continue;
             }
@@ -44,6 +47,12 @@ impl<'b> LineTable<'b> {
 
     pub(crate) fn len(&self) -> usize {
         self.starts.len()
+    }
+
+    /// The octets before line 1: the byte order mark, or the piece of one,
+    /// that the dialect skips.
+    pub(crate) fn bom(&self) -> &'b [u8] {
+        &self.body[..self.starts[0] as usize]
     }
 
     /// The octets of line `line` (from 1), without its line ending.
@@ -135,8 +144,9 @@ impl Scan<'_> {
 /// line checks are skipped for HTML, JSON and binary bodies, whose every
 /// line would be a finding.
 pub(crate) fn check_file(body: &[u8], table: &LineTable, sink: &mut Sink) -> bool {
-    if body.starts_with(b"\xEF\xBB\xBF") {
-        sink.push(
+    match table.bom() {
+        [] => {}
+        b"\xEF\xBB\xBF" => sink.push(
             finding(
                 1,
                 1,
@@ -147,7 +157,22 @@ pub(crate) fn check_file(body: &[u8], table: &LineTable, sink: &mut Sink) -> boo
             .with_help(
                 "save the file without it: robots that predate RFC 9309 read it as part of the first field name",
             ),
-        );
+        ),
+        piece => sink.push(
+            finding(
+                1,
+                1,
+                Severity::Warning,
+                Code::ByteOrderMark,
+                format!(
+                    "file starts with part of a UTF-8 byte order mark ({} of its 3 octets)",
+                    piece.len()
+                ),
+            )
+            .with_help(
+                "save the file without it: Google's parser skips it, other robots read it as part of the first field name",
+            ),
+        ),
     }
     if body.len() > RFC_MIN_BYTES {
         let line = table.line_of(RFC_MIN_BYTES);
@@ -165,7 +190,7 @@ pub(crate) fn check_file(body: &[u8], table: &LineTable, sink: &mut Sink) -> boo
             .with_help("shorten the file: group rules by common prefixes or use wildcards"),
         );
     }
-    match not_robots_txt(body) {
+    match not_robots_txt(&body[table.bom().len()..]) {
         Some((what, help)) => {
             sink.push(
                 finding(
@@ -183,9 +208,9 @@ pub(crate) fn check_file(body: &[u8], table: &LineTable, sink: &mut Sink) -> boo
     }
 }
 
-/// What the body is when it is plainly not a robots.txt.
+/// What the body (past its byte order mark) is when it is plainly not a
+/// robots.txt.
 fn not_robots_txt(body: &[u8]) -> Option<(&'static str, &'static str)> {
-    let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
     if body.starts_with(b"\x1F\x8B") {
         return Some((
             "gzip-compressed",

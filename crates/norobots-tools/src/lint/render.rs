@@ -1,6 +1,7 @@
 //! Output: rustc-style text and JSON.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use serde_json::{json, Value};
@@ -8,17 +9,39 @@ use serde_json::{json, Value};
 use crate::printable::{needs_escape, printable};
 
 use super::lines::LineTable;
-use super::{Finding, Report, Severity};
+use super::{Code, DivergenceKind, Finding, Report, Severity};
 
 /// Source lines are shown in a window of this many characters around the
 /// column, so that a 10 MB line prints as one screen line.
 const WINDOW: usize = 100;
 
+/// A folded kind's note lists this many lines (or runs of lines) of the
+/// findings it stands for.
+const NOTE_RUNS: usize = 6;
+
+/// How [`Report::render_text_with`] prints.
+///
+/// By default each kind of dialect divergence ([`DivergenceKind`]) is
+/// printed once: its first finding in full, with a note of how many more
+/// findings of that kind there are and on which lines. A file written for
+/// one dialect often diverges in the same way on hundreds of lines (every
+/// rule with a `*`), and one finding says what the rest would. Every other
+/// finding is always printed.
+///
+/// ```
+/// use norobots_tools::lint::TextOptions;
+///
+/// assert!(!TextOptions::default().all_divergence);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TextOptions {
+    /// Print every dialect-divergence finding in full.
+    pub all_divergence: bool,
+}
+
 impl Report {
-    /// The findings as rustc prints diagnostics: `file:line:col:
-    /// severity[code]: message`, the source line with a caret under the
-    /// column, `= help: …` and, for divergences, `= example: …`; then a
-    /// summary line. `body` must be the body that was linted.
+    /// The findings as rustc prints diagnostics, with
+    /// [`TextOptions::default`]: dialect divergences once per kind.
     ///
     /// ```
     /// use norobots_tools::lint::{lint, LintOptions};
@@ -31,11 +54,50 @@ impl Report {
     /// );
     /// ```
     pub fn render_text(&self, file_name: &str, body: &[u8]) -> String {
+        self.render_text_with(file_name, body, &TextOptions::default())
+    }
+
+    /// The findings as rustc prints diagnostics: `file:line:col:
+    /// severity[code]: message`, the source line with a caret under the
+    /// column, `= help: …` and, for divergences, `= example: …` (and, for a
+    /// kind shown once, `= note: N more …`); then a summary line, which
+    /// counts every finding, printed or folded. `body` must be the body
+    /// that was linted.
+    ///
+    /// ```
+    /// use norobots_tools::lint::{lint, LintOptions, TextOptions};
+    ///
+    /// let body = b"User-agent: *\nDisallow: /*.pdf$\nDisallow: /*.doc$\nDisallow: /*.xls$\n";
+    /// let report = lint(body, &LintOptions::default());
+    /// let folded = report.render_text("robots.txt", body);
+    /// assert_eq!(folded.matches("warning[dialect-divergence]").count(), 1);
+    /// assert!(folded.contains("  = note: 2 more `wildcard` divergences, on lines 3-4\n"));
+    /// assert!(folded.ends_with("robots.txt: 0 errors, 3 warnings, 0 infos\n"));
+    ///
+    /// let all = report.render_text_with("robots.txt", body, &TextOptions { all_divergence: true });
+    /// assert_eq!(all.matches("warning[dialect-divergence]").count(), 3);
+    /// ```
+    pub fn render_text_with(&self, file_name: &str, body: &[u8], options: &TextOptions) -> String {
         let body = &body[..body.len().min(u32::MAX as usize - 1)];
-        let table = LineTable::new(body);
+        let table = LineTable::new(body, self.dialect);
+        let mut folds = if options.all_divergence {
+            HashMap::new()
+        } else {
+            self.folds()
+        };
         let mut out = String::new();
         for f in &self.findings {
-            render_one(&mut out, file_name, &table, body, f);
+            match f.example.as_ref().map(|e| e.kind) {
+                Some(kind) if f.code == Code::DialectDivergence => match folds.get_mut(&kind) {
+                    Some(Fold::Shown) => {}
+                    Some(fold) => {
+                        render_one(&mut out, file_name, &table, body, f, fold.note(kind));
+                        *fold = Fold::Shown;
+                    }
+                    None => render_one(&mut out, file_name, &table, body, f, None),
+                },
+                _ => render_one(&mut out, file_name, &table, body, f, None),
+            }
         }
         let _ = write!(
             out,
@@ -62,8 +124,9 @@ impl Report {
     /// The findings as one JSON object: `file`, `dialect`, `summary`
     /// (`errors`, `warnings`, `infos`, `omitted`) and `findings`, each with
     /// `line`, `column`, `severity`, `code`, `message`, `help` (string or
-    /// null) and `example` (`url`, `agent`, `allowed_in`, `disallowed_in`,
-    /// or null).
+    /// null) and `example` (`kind`, the [`DivergenceKind`] slug; `url`,
+    /// `agent`, `allowed_in`, `disallowed_in`; or null). Every finding is
+    /// listed: JSON is not folded by kind as text is.
     ///
     /// ```
     /// use norobots_tools::lint::{lint, LintOptions};
@@ -72,6 +135,7 @@ impl Report {
     /// assert_eq!(json["summary"]["warnings"], 1);
     /// let f = &json["findings"][0];
     /// assert_eq!(f["code"], "dialect-divergence");
+    /// assert_eq!(f["example"]["kind"], "wildcard");
     /// assert_eq!(f["example"]["url"], "https://example.com/x.pdf");
     /// assert_eq!(f["example"]["disallowed_in"], "rfc9309");
     /// ```
@@ -91,6 +155,87 @@ impl Report {
     }
 }
 
+/// Where a kind of divergence stands while the text is written: not yet
+/// printed (with the lines of the findings after its first), or printed.
+enum Fold {
+    Pending(Vec<usize>),
+    Shown,
+}
+
+impl Fold {
+    /// The note under the first finding of `kind`, if more follow.
+    fn note(&self, kind: DivergenceKind) -> Option<String> {
+        let Fold::Pending(rest) = self else {
+            return None;
+        };
+        if rest.is_empty() {
+            return None;
+        }
+        Some(format!(
+            "{} more `{kind}` divergence{}, on {}",
+            rest.len(),
+            plural(rest.len()),
+            lines_text(rest)
+        ))
+    }
+}
+
+impl Report {
+    /// For each kind of divergence, the lines of its findings after the
+    /// first.
+    fn folds(&self) -> HashMap<DivergenceKind, Fold> {
+        let mut folds: HashMap<DivergenceKind, Fold> = HashMap::new();
+        for f in &self.findings {
+            let Some(e) = f
+                .example
+                .as_ref()
+                .filter(|_| f.code == Code::DialectDivergence)
+            else {
+                continue;
+            };
+            match folds.get_mut(&e.kind) {
+                Some(Fold::Pending(rest)) => rest.push(f.line),
+                _ => {
+                    folds.insert(e.kind, Fold::Pending(Vec::new()));
+                }
+            }
+        }
+        folds
+    }
+}
+
+/// `lines` (ascending, maybe repeated) in words, runs of consecutive lines
+/// joined (`lines 3-5, 9`), the first few runs only: `lines 3-5, 9, …, 12
+/// and 40 more`.
+fn lines_text(lines: &[usize]) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &line in lines {
+        match runs.last_mut() {
+            Some((_, last)) if line <= *last + 1 => *last = (*last).max(line),
+            _ => runs.push((line, line)),
+        }
+    }
+    let run = |&(a, b): &(usize, usize)| {
+        if a == b {
+            a.to_string()
+        } else {
+            format!("{a}-{b}")
+        }
+    };
+    let shown: Vec<String> = runs.iter().take(NOTE_RUNS).map(run).collect();
+    let word = if runs.len() == 1 && runs[0].0 == runs[0].1 {
+        "line"
+    } else {
+        "lines"
+    };
+    let mut text = format!("{word} {}", shown.join(", "));
+    if runs.len() > NOTE_RUNS {
+        let hidden: usize = runs[NOTE_RUNS..].iter().map(|(a, b)| b - a + 1).sum();
+        let _ = write!(text, " and {hidden} more");
+    }
+    text
+}
+
 fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
@@ -108,6 +253,7 @@ fn finding_json(f: &Finding) -> Value {
         "message": f.message,
         "help": f.help,
         "example": f.example.as_ref().map(|e| json!({
+            "kind": e.kind.as_str(),
             "url": e.url,
             "agent": e.agent,
             "allowed_in": e.allowed_in.name(),
@@ -116,7 +262,14 @@ fn finding_json(f: &Finding) -> Value {
     })
 }
 
-fn render_one(out: &mut String, file_name: &str, table: &LineTable, body: &[u8], f: &Finding) {
+fn render_one(
+    out: &mut String,
+    file_name: &str,
+    table: &LineTable,
+    body: &[u8],
+    f: &Finding,
+    note: Option<String>,
+) {
     let _ = writeln!(
         out,
         "{file_name}:{}:{}: {}[{}]: {}",
@@ -140,6 +293,9 @@ fn render_one(out: &mut String, file_name: &str, table: &LineTable, body: &[u8],
             "{pad} = example: `{}` on {}: allowed in {}, disallowed in {}",
             e.agent, e.url, e.allowed_in, e.disallowed_in
         );
+    }
+    if let Some(note) = note {
+        let _ = writeln!(out, "{pad} = note: {note}");
     }
     out.push('\n');
 }
@@ -179,7 +335,19 @@ fn window(line: &[u8], column: usize) -> (String, usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::window;
+    use super::{lines_text, window};
+
+    #[test]
+    fn note_lines_are_runs_and_stop_after_a_few() {
+        assert_eq!(lines_text(&[7]), "line 7");
+        assert_eq!(lines_text(&[7, 7]), "line 7");
+        assert_eq!(lines_text(&[3, 4, 5, 9]), "lines 3-5, 9");
+        let many: Vec<usize> = (1..=100).filter(|n| n % 3 != 0).collect();
+        assert_eq!(
+            lines_text(&many),
+            "lines 1-2, 4-5, 7-8, 10-11, 13-14, 16-17 and 55 more"
+        );
+    }
 
     #[test]
     fn long_lines_are_windowed_around_the_column() {

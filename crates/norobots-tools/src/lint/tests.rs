@@ -3,7 +3,7 @@
 
 use norobots::{Dialect, ParseOptions, Robots};
 
-use super::{lint, Code, Finding, LintOptions, Severity};
+use super::{lint, Code, DivergenceKind, Finding, LintOptions, Severity, TextOptions};
 
 const ALL: [Dialect; 4] = Dialect::ALL;
 
@@ -111,6 +111,61 @@ fn byte_order_mark_is_a_warning() {
         Code::ByteOrderMark,
     );
     assert_eq!(place(&f), (1, 1, Severity::Warning));
+}
+
+// The parser skips the mark, so line 1 holds what follows it: a field
+// or a comment, not a misspelled name or a line without a colon.
+#[test]
+fn byte_order_mark_is_skipped_as_the_parser_skips_it() {
+    let bodies: [&[u8]; 3] = [
+        b"\xEF\xBB\xBFUser-agent: *\nDisallow: /private\n",
+        b"\xEF\xBB\xBF# comment\nUser-agent: *\nDisallow: /private\n",
+        b"\xEF\xBB\xBF\r\nUser-agent: *\nDisallow: /private\n",
+    ];
+    for body in bodies {
+        for d in ALL {
+            let found = run(body, d);
+            assert_eq!(found.len(), 1, "{d}: {found:#?}");
+            assert_eq!(found[0].code, Code::ByteOrderMark);
+            assert_eq!(place(&found[0]), (1, 1, Severity::Warning));
+        }
+    }
+    // Columns count from after the mark, as editors show the line.
+    let f = one(
+        b"\xEF\xBB\xBFUser-agent: *\nDisallow: tmp\n",
+        Dialect::Rfc9309,
+        Code::InvalidPath,
+    );
+    assert_eq!((f.line, f.column), (2, 11));
+    let f = one(
+        b"\xEF\xBB\xBFDisalow: /x\n",
+        Dialect::Rfc9309,
+        Code::RuleOutsideGroup,
+    );
+    assert_eq!((f.line, f.column), (1, 1));
+}
+
+// `google` skips a piece of a mark too, as the reference library does;
+// the other dialects read it as part of the first field name, which the
+// linter then names.
+#[test]
+fn a_piece_of_a_byte_order_mark_is_skipped_only_in_google() {
+    let body = b"\xEF\xBBUser-agent: *\nDisallow: /private\n";
+    let found = run(body, Dialect::Google);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].code, Code::ByteOrderMark);
+    assert!(found[0].message.contains("part of"), "{found:#?}");
+    let found = run(body, Dialect::Rfc9309);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.code == Code::MisspelledField && f.severity == Severity::Error),
+        "{found:#?}"
+    );
+    assert!(
+        found.iter().all(|f| f.code != Code::ByteOrderMark),
+        "{found:#?}"
+    );
 }
 
 #[test]
@@ -556,11 +611,158 @@ fn divergence_by_several_paths_and_record_boundaries() {
     assert!(found[0].help.as_ref().unwrap().contains("blank line"));
 }
 
+// `User-agent: b` with only a `Crawl-delay`, then a blank line: rfc9309
+// reads a group's `User-agent` lines up to its first rule, so `b` gets
+// `c`'s rules; draft1996 ends `b`'s record at the blank line. Removing
+// blank lines changes nothing in rfc9309: the help must name the real
+// cause, and its fixes must make the dialects agree.
+#[test]
+fn divergence_by_agents_merged_across_a_blank_line() {
+    let body = b"User-agent: a\nDisallow: /x\n\nUser-agent: b\nCrawl-delay: 5\n\nUser-agent: c\nDisallow: /y\n";
+    let found = divergences(body);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let e = found[0].example.as_ref().unwrap();
+    assert_eq!((e.kind, e.agent.as_str()), (DivergenceKind::Boundary, "b"));
+    let help = found[0].help.as_deref().unwrap();
+    assert!(!help.contains("remove blank lines"), "{help}");
+    assert!(help.contains("up to its first rule"), "{help}");
+    assert!(
+        help.contains("`b` (line 4) shares the rules of line 7"),
+        "{help}"
+    );
+    assert!(help.contains("empty `Disallow:`"), "{help}");
+    // Either fix the help offers: `b` gets a rule of its own, or joins `c`.
+    let own = b"User-agent: a\nDisallow: /x\n\nUser-agent: b\nCrawl-delay: 5\nDisallow:\n\nUser-agent: c\nDisallow: /y\n";
+    let joined = b"User-agent: a\nDisallow: /x\n\nUser-agent: b\nUser-agent: c\nDisallow: /y\n";
+    for fixed in [&own[..], &joined[..]] {
+        assert_eq!(divergences(fixed), [], "{}", String::from_utf8_lossy(fixed));
+    }
+    // A rule after a blank line is another case: removing the line is the fix.
+    let found = divergences(b"User-agent: *\nDisallow: /a\n\nCrawl-delay: 5\n\nDisallow: /b\n");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0]
+        .help
+        .as_deref()
+        .unwrap()
+        .contains("remove blank lines"));
+    assert!(divergences(b"User-agent: *\nDisallow: /a\nCrawl-delay: 5\nDisallow: /b\n").is_empty());
+}
+
 #[test]
 fn divergence_by_repaired_spelling() {
     let found = divergences(b"User-agent: *\nDisalow: /tmp\n");
     assert_eq!(found.len(), 1, "{found:#?}");
     assert!(found[0].help.as_ref().unwrap().contains("misspelled"));
+}
+
+#[test]
+fn each_divergence_names_its_kind() {
+    let cases: [(&[u8], DivergenceKind); 7] = [
+        (
+            b"User-agent: Googlebot-News\nDisallow: /\n",
+            DivergenceKind::Agent,
+        ),
+        (b"User-agent: *\nDisalow: /tmp\n", DivergenceKind::Spelling),
+        (
+            b"User-agent: *\nDisallow: /a /b\n",
+            DivergenceKind::SeveralValues,
+        ),
+        (
+            b"User-agent: *\nDisallow: /*.pdf$\n",
+            DivergenceKind::Wildcard,
+        ),
+        (
+            b"User-agent: *\nDisallow: /a%3Cb\n",
+            DivergenceKind::Percent,
+        ),
+        (
+            b"User-agent: *\nDisallow: /a\n\nDisallow: /b\n",
+            DivergenceKind::Boundary,
+        ),
+        (
+            b"User-agent: *\nDisallow: /\nAllow: /public\n",
+            DivergenceKind::Order,
+        ),
+    ];
+    for (body, kind) in cases {
+        let found = divergences(body);
+        assert!(!found.is_empty(), "{kind}");
+        for f in &found {
+            assert_eq!(f.example.as_ref().unwrap().kind, kind, "{f:#?}");
+        }
+        let json = lint(body, &LintOptions::default()).to_json("r.txt");
+        let listed = json["findings"].as_array().unwrap();
+        let kinds: Vec<&serde_json::Value> = listed
+            .iter()
+            .filter(|f| f["code"] == "dialect-divergence")
+            .map(|f| &f["example"]["kind"])
+            .collect();
+        assert_eq!(kinds.len(), found.len());
+        assert!(kinds.iter().all(|k| *k == kind.as_str()), "{kinds:?}");
+    }
+    let mut slugs: Vec<&str> = DivergenceKind::ALL.iter().map(|k| k.as_str()).collect();
+    slugs.sort_unstable();
+    slugs.dedup();
+    assert_eq!(slugs.len(), DivergenceKind::ALL.len());
+}
+
+// A file written for RFC 9309 diverges on every rule with a `*`: one of
+// them tells the author what the rest would.
+#[test]
+fn text_shows_each_kind_of_divergence_once_unless_asked() {
+    let mut body = b"User-agent: *\n".to_vec();
+    for i in 0..30 {
+        body.extend_from_slice(format!("Disallow: /*.ext{i}$\n").as_bytes());
+    }
+    body.extend_from_slice(b"Disallow: /p\nAllow: /p/public\nAllow: /p/public/more\n");
+    let report = lint(&body, &LintOptions::default());
+    let kinds = |k| {
+        report
+            .findings
+            .iter()
+            .filter(|f| f.example.as_ref().is_some_and(|e| e.kind == k))
+            .count()
+    };
+    assert_eq!(kinds(DivergenceKind::Wildcard), 30);
+    assert_eq!(kinds(DivergenceKind::Order), 2);
+    let text = report.render_text("r.txt", &body);
+    assert_eq!(
+        text.matches("warning[dialect-divergence]").count(),
+        2,
+        "{text}"
+    );
+    // The first of each kind in full, then what the others are and where.
+    assert!(
+        text.starts_with("r.txt:2:11: warning[dialect-divergence]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  = note: 29 more `wildcard` divergences, on lines 3-31\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("r.txt:33:8: warning[dialect-divergence]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  = note: 1 more `order` divergence, on line 34\n"),
+        "{text}"
+    );
+    // The summary counts every finding, shown or not.
+    assert!(
+        text.ends_with("r.txt: 0 errors, 32 warnings, 0 infos\n"),
+        "{text}"
+    );
+    let all = report.render_text_with(
+        "r.txt",
+        &body,
+        &TextOptions {
+            all_divergence: true,
+        },
+    );
+    assert_eq!(all.matches("warning[dialect-divergence]").count(), 32);
+    assert!(!all.contains("= note:"), "{all}");
+    assert!(all.ends_with("r.txt: 0 errors, 32 warnings, 0 infos\n"));
 }
 
 #[test]
