@@ -7,6 +7,7 @@ use std::time::Duration;
 use norobots::Dialect;
 use norobots_fetch::{Access, Entry};
 use norobots_tools::Escaped;
+use serde_json::json;
 
 use crate::error::CliError;
 
@@ -23,6 +24,8 @@ pub struct FetchCommand {
     pub user_agent: String,
     /// The timeout of the fetch.
     pub timeout: Duration,
+    /// One JSON object instead of text.
+    pub json: bool,
 }
 
 /// Fetches and prints; `Ok(true)` when the host is deferred.
@@ -34,7 +37,12 @@ pub fn run(command: &FetchCommand) -> Result<bool, CliError> {
         .map_err(|e| CliError::Usage(e.to_string()))?;
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let result = report(&mut Escaped(&mut out), &entry, &command.agent).and_then(|()| out.flush());
+    let result = if command.json {
+        write_json(&mut out, &entry, &command.agent)
+    } else {
+        report(&mut Escaped(&mut out), &entry, &command.agent)
+    }
+    .and_then(|()| out.flush());
     match result {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
@@ -145,6 +153,67 @@ pub fn report(out: &mut impl Write, entry: &Entry, agent: &str) -> io::Result<()
         writeln!(out, "sitemap      {}", sitemap.value())?;
     }
     Ok(())
+}
+
+/// What the policy does, as a stable slug for JSON.
+fn policy_slug(access: &Access) -> &'static str {
+    match access {
+        Access::Rules => "rules",
+        Access::AllowAll(_) => "allow-all",
+        Access::DisallowAll(_) => "disallow-all",
+        Access::Defer(_) => "defer",
+    }
+}
+
+/// The report as one JSON object (its shape is in the crate's README).
+pub fn write_json(out: &mut impl Write, entry: &Entry, agent: &str) -> io::Result<()> {
+    let fetch = entry.fetch();
+    let failed = norobots_fetch::is_failure(&fetch.outcome) || entry.stale().is_some();
+    let groups: Vec<serde_json::Value> = if *entry.access() == Access::Rules {
+        entry
+            .robots()
+            .groups_for(agent)
+            .iter()
+            .map(|group| {
+                json!({
+                    "line": group.line(),
+                    "agents": group.agents().collect::<Vec<_>>(),
+                    "rules": group.rules().map(|r| json!({
+                        "line": r.line(), "kind": r.kind().as_str(), "pattern": r.pattern(),
+                    })).collect::<Vec<_>>(),
+                    "crawl_delay": group.crawl_delay(),
+                    "request_rate": group.request_rate().map(|r| json!({"requests": r.requests, "seconds": r.seconds})),
+                    "visit_time": group.visit_time().map(|w| {
+                        let (start, end) = crate::parse::visit_window(w);
+                        json!({"start": start, "end": end})
+                    }),
+                })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let doc = json!({
+        "robots_url": fetch.url.as_str(),
+        "redirects": fetch.redirects.iter().map(|u| u.as_str()).collect::<Vec<_>>(),
+        "outcome": fetch.outcome.to_string(),
+        "status": fetch.status,
+        "bytes": fetch.bytes,
+        "truncated": fetch.truncated,
+        "elapsed_ms": fetch.elapsed.as_millis() as u64,
+        "fetched_at": crate::json::rfc3339(fetch.fetched_at),
+        "stale": entry.stale().map(|f| f.to_string()),
+        "html": entry.is_html(),
+        "policy": policy_slug(entry.access()),
+        "failed": failed,
+        "expires": crate::json::rfc3339(entry.expires()),
+        "ttl_s": entry.ttl().as_secs(),
+        "agent": agent,
+        "groups": groups,
+        "sitemaps": entry.robots().sitemaps().map(|f| f.value().into_owned()).collect::<Vec<_>>(),
+    });
+    serde_json::to_writer(&mut *out, &doc)?;
+    out.write_all(b"\n")
 }
 
 /// `1d 2h`, `5h 3m`, `42s`: the two largest units.

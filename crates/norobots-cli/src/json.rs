@@ -33,3 +33,21 @@ mod tests {
         );
     }
 }
+
+/// A time as RFC 3339 in UTC, to the second: the one spelling of a date
+/// in every JSON document the CLI writes.
+pub fn rfc3339(t: std::time::SystemTime) -> String {
+    let t = time::OffsetDateTime::from(t);
+    let t = t.replace_nanosecond(0).unwrap_or(t);
+    t.format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod time_tests {
+    #[test]
+    fn dates_are_rfc3339_in_utc() {
+        let t = std::time::UNIX_EPOCH + std::time::Duration::from_millis(784_111_777_250);
+        assert_eq!(super::rfc3339(t), "1994-11-06T08:49:37Z");
+    }
+}

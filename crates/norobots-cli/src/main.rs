@@ -152,9 +152,14 @@ struct LintArgs {
     #[arg(long, value_name = "DIALECT", default_value = Dialect::default().name())]
     dialect: String,
 
-    /// Output format: `text` (rustc style) or `json`.
-    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json"])]
-    format: String,
+    /// Print one JSON document instead of text (every finding, see the
+    /// README of crates/norobots-cli for the shape).
+    #[arg(long)]
+    json: bool,
+
+    /// The old spelling of `--json` (`--format json`).
+    #[arg(long, value_name = "FORMAT", value_parser = ["text", "json"], hide = true)]
+    format: Option<String>,
 
     /// Do not report rules whose meaning differs between draft1996 and rfc9309.
     #[arg(long)]
@@ -181,9 +186,13 @@ struct AuditArgs {
     #[arg(long, value_name = "FILE")]
     robots: PathBuf,
 
-    /// Output format: `text` (a table) or `json`.
-    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json"])]
-    format: String,
+    /// Print one JSON document instead of the table.
+    #[arg(long)]
+    json: bool,
+
+    /// The old spelling of `--json` (`--format json`).
+    #[arg(long, value_name = "FORMAT", value_parser = ["text", "json"], hide = true)]
+    format: Option<String>,
 
     /// The access log, or `-` for stdin.
     #[arg(value_name = "LOGFILE")]
@@ -255,6 +264,10 @@ struct FetchArgs {
 
     #[command(flatten)]
     http: HttpArgs,
+
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 
     /// Any http or https URL on the origin.
     #[arg(value_name = "URL")]
@@ -341,8 +354,12 @@ struct ParseArgs {
     dialect: String,
 
     /// The robots.txt file, or `-` to read it from stdin.
-    #[arg(long, value_name = "FILE")]
-    robots: PathBuf,
+    #[arg(value_name = "FILE", required_unless_present = "robots")]
+    file: Option<PathBuf>,
+
+    /// The old spelling of FILE (`parse --robots FILE`).
+    #[arg(long, value_name = "FILE", hide = true, conflicts_with = "file")]
+    robots: Option<PathBuf>,
 
     /// Print one JSON document instead of text.
     #[arg(long)]
@@ -351,9 +368,10 @@ struct ParseArgs {
 
 impl ParseArgs {
     fn into_options(self) -> Result<parse::ParseCommand, CliError> {
+        let file = self.file.or(self.robots).expect("clap requires one");
         Ok(parse::ParseCommand {
             dialect: parse_dialect(&self.dialect)?,
-            robots: RobotsSource::from_arg(self.robots),
+            robots: RobotsSource::from_arg(file),
             json: self.json,
         })
     }
@@ -393,6 +411,7 @@ fn main() -> ExitCode {
                 agent: args.agent.clone(),
                 user_agent: args.http.user_agent.clone(),
                 timeout: args.http.timeout()?,
+                json: args.json,
             })
         })()
         .map(|deferred| if deferred { EXIT_DEFERRED } else { EXIT_OK }),
@@ -402,7 +421,7 @@ fn main() -> ExitCode {
                 robots: RobotsSource::from_arg(args.robots.clone()),
                 divergence: !args.no_divergence,
                 all_divergence: args.all_divergence,
-                json: args.format == "json",
+                json: args.json || args.format.as_deref() == Some("json"),
             })
         })()
         .map(|errors| if errors { EXIT_DISALLOWED } else { EXIT_OK }),
@@ -411,7 +430,7 @@ fn main() -> ExitCode {
                 dialect: parse_dialect(&args.dialect)?,
                 robots: RobotsSource::from_arg(args.robots.clone()),
                 log: args.log.clone(),
-                json: args.format == "json",
+                json: args.json || args.format.as_deref() == Some("json"),
             })
         })()
         .map(|violated| if violated { EXIT_DISALLOWED } else { EXIT_OK }),

@@ -254,7 +254,7 @@ pub fn write_decision(
                 _ => out.write_all(b"null")?,
             }
             if let Decision::Defer { until, .. } = decision {
-                write!(out, ",\"until\":\"{}\"", httpdate::fmt_http_date(*until))?;
+                write!(out, ",\"until\":\"{}\"", crate::json::rfc3339(*until))?;
             }
             out.write_all(b"}")?;
         }
@@ -312,7 +312,7 @@ mod tests {
         );
         assert_eq!(
             render(Format::Json, &d),
-            "{\"url\":\"http://a.test/x\",\"allowed\":false,\"rule\":null,\"decision\":\"defer\",\"reason\":\"robots.txt: HTTP 503\",\"until\":\"Sun, 06 Nov 1994 08:49:37 GMT\"}\n"
+            "{\"url\":\"http://a.test/x\",\"allowed\":false,\"rule\":null,\"decision\":\"defer\",\"reason\":\"robots.txt: HTTP 503\",\"until\":\"1994-11-06T08:49:37Z\"}\n"
         );
     }
 

@@ -71,7 +71,7 @@ fn gzip_logs_and_json_output() {
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     gz.write_all(LOG.as_bytes()).unwrap();
     let log = file(&gz.finish().unwrap());
-    let out = audit(&["--format", "json"], &robots, log.path());
+    let out = audit(&["--json"], &robots, log.path());
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["totals"]["malformed"], 1);
@@ -110,13 +110,13 @@ fn a_gzip_log_cut_short_is_reported_then_warned_about() {
     let robots = file(ROBOTS.as_bytes());
     let packed = site_log_gz();
     let whole = file(&packed);
-    let whole_out = audit(&["--format", "json"], &robots, whole.path());
+    let whole_out = audit(&["--json"], &robots, whole.path());
     assert!(whole_out.stderr.is_empty());
     let all: serde_json::Value = serde_json::from_slice(&whole_out.stdout).unwrap();
     assert!(all["cut_short"].is_null());
     // Cut inside the last lines' compressed data.
     let cut = file(&packed[..packed.len() - 40]);
-    let out = audit(&["--format", "json"], &robots, cut.path());
+    let out = audit(&["--json"], &robots, cut.path());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let line = v["cut_short"]["line"].as_u64().expect("cut_short.line");
     assert!(line > 1 && line <= 10, "{v}");

@@ -511,7 +511,7 @@ fn parse_dumps_groups_with_rule_lines_and_sitemaps() {
         b"User-agent: a\nUser-agent: b\nDisallow: /x\n\nSitemap: https://example.com/s.xml\n",
     );
     let output = norobots()
-        .args(["parse", "--robots"])
+        .args(["parse"])
         .arg(file.path())
         .output()
         .unwrap();
@@ -548,7 +548,7 @@ fn parse_json_is_one_document_in_the_requested_dialect() {
 #[test]
 fn parse_missing_file_is_a_one_line_error_naming_the_file() {
     let output = norobots()
-        .args(["parse", "--robots", "/nonexistent/robots.txt"])
+        .args(["parse", "/nonexistent/robots.txt"])
         .output()
         .unwrap();
     let stderr = assert_one_line_error(&output);

@@ -216,7 +216,7 @@ fn parse_says_a_body_is_binary_or_utf16_and_counts_its_noise() {
         })
         .collect();
     let file = robots_file_bytes(&noise);
-    let (out, _, code) = run(&["parse", "--robots", file.path().to_str().unwrap()]);
+    let (out, _, code) = run(&["parse", file.path().to_str().unwrap()]);
     assert_eq!(code, 0);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
@@ -234,12 +234,12 @@ fn parse_says_a_body_is_binary_or_utf16_and_counts_its_noise() {
         .flat_map(u16::to_le_bytes)
         .collect();
     let file = robots_file_bytes(&utf16);
-    let (out, _, _) = run(&["parse", "--robots", file.path().to_str().unwrap(), "--json"]);
+    let (out, _, _) = run(&["parse", file.path().to_str().unwrap(), "--json"]);
     let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(doc["body_not_text"], "utf-16le");
 
     let file = robots_file_bytes(b"User-agent: *\nDisallow: /\xff\nAllow: /ok\nAllow: /\xfe\n");
-    let (out, _, _) = run(&["parse", "--robots", file.path().to_str().unwrap()]);
+    let (out, _, _) = run(&["parse", file.path().to_str().unwrap()]);
     assert!(
         out.contains("diagnostic: line 2: octets that are not UTF-8\n"),
         "{out}"
@@ -255,4 +255,58 @@ fn robots_file_bytes(body: &[u8]) -> NamedTempFile {
     let mut file = NamedTempFile::new().unwrap();
     file.write_all(body).unwrap();
     file
+}
+
+// Item 9: one spelling per idea; the old ones still work, hidden.
+#[test]
+fn one_cli_convention_with_the_old_spellings_kept() {
+    let file = robots_file("User-agent: *\nDisallow: /private\n");
+    let path = file.path().to_str().unwrap();
+    assert_eq!(run(&["parse", path]), run(&["parse", "--robots", path]));
+    let (_, err, code) = run(&["parse", path, "--robots", path]);
+    assert_eq!(code, 2, "{err}");
+    let (json, _, _) = run(&["lint", "--json", path]);
+    assert_eq!(run(&["lint", "--format", "json", path]).0, json);
+    assert!(serde_json::from_str::<serde_json::Value>(&json).is_ok());
+    for cmd in ["parse", "lint", "audit"] {
+        let (help, _, _) = run(&[cmd, "--help"]);
+        assert!(help.contains("--json"), "{cmd}: {help}");
+        assert!(!help.contains("--format"), "{cmd}: {help}");
+        assert!(
+            !help.contains("--robots <FILE>") || cmd == "audit",
+            "{cmd}: {help}"
+        );
+    }
+    let (help, _, _) = run(&["fetch", "--help"]);
+    assert!(help.contains("--json"), "{help}");
+}
+
+// Item 9: the rule is one shape in check's and audit's JSON.
+#[test]
+fn audit_json_gives_the_rule_as_check_does() {
+    let robots = robots_file("User-agent: *\nDisallow: /private/\n");
+    let log = robots_file(
+        "192.0.2.1 - - [22/Nov/2026:06:26:10 +0000] \"GET /private/x HTTP/1.1\" 200 5 \"-\" \"BadBot/1.0\"\n",
+    );
+    let (out, _, code) = run(&[
+        "audit",
+        "--json",
+        "--robots",
+        robots.path().to_str().unwrap(),
+        log.path().to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let audit_rule = &doc["robots"][0]["examples"][0]["rule"];
+    let (out, _, _) = check(
+        "User-agent: *\nDisallow: /private/\n",
+        &["--agent", "BadBot", "--json", "/private/x"],
+        None,
+    );
+    let check_rule = &serde_json::from_str::<serde_json::Value>(&out).unwrap()["rule"];
+    assert_eq!(audit_rule, check_rule);
+    assert_eq!(
+        doc["robots"][0]["examples"][0]["time"],
+        "2026-11-22T06:26:10Z"
+    );
 }

@@ -39,7 +39,7 @@ fn errors_print_rustc_style_and_exit_1() {
 fn a_clean_file_exits_0_and_json_lists_findings() {
     let f = file("User-agent: *\nDisallow: /private/\n");
     let out = Command::new(BIN)
-        .args(["lint", "--format", "json"])
+        .args(["lint", "--json"])
         .arg(f.path())
         .output()
         .unwrap();
@@ -140,7 +140,7 @@ fn divergence_is_shown_once_per_kind_unless_all_are_asked_for() {
     assert!(text.ends_with(&summary), "{text}");
     // JSON lists every finding, each with its kind.
     let json = Command::new(BIN)
-        .args(["lint", "--format", "json"])
+        .args(["lint", "--json"])
         .arg(f.path())
         .output()
         .unwrap();

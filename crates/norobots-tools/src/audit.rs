@@ -66,7 +66,6 @@ mod report;
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use std::fmt::Write as _;
 use std::hash::{BuildHasher, RandomState};
 use std::io::{self, Read};
 use std::sync::Arc;
@@ -79,7 +78,7 @@ pub use client::looks_like_bot;
 use client::Client;
 pub use parse::{parse_line, LineError, LogLine, Timestamp};
 pub use report::{
-    AuditReport, CutShort, HumanSummary, MalformedLine, RobotReasons, RobotReport, Totals,
+    AuditReport, CutShort, HumanSummary, MalformedLine, RobotReasons, RobotReport, Rule, Totals,
     Violation,
 };
 
@@ -155,11 +154,9 @@ pub struct Auditor {
     clients: Vec<Client>,
     /// Reused for targets that must be rewritten before matching.
     url: Vec<u8>,
-    /// The text of each rule quoted in an example, once: a big log has
+    /// The pattern of each rule quoted in an example, once: a big log has
     /// many examples of few rules.
     rule_texts: HashSet<Arc<str>>,
-    /// Reused for writing a rule's text before looking it up.
-    rule_text: String,
     totals: Totals,
     malformed: Vec<MalformedLine>,
     started: Instant,
@@ -186,7 +183,6 @@ impl Auditor {
             clients: Vec::new(),
             url: Vec::new(),
             rule_texts: HashSet::new(),
-            rule_text: String::new(),
             totals: Totals::default(),
             malformed: Vec::new(),
             started: Instant::now(),
@@ -361,13 +357,13 @@ impl Auditor {
         if verdict.allowed {
             return;
         }
-        let (texts, buf) = (&mut self.rule_texts, &mut self.rule_text);
+        let patterns = &mut self.rule_texts;
         let example = || Violation {
             line: line_no,
             time: l.time,
             method,
             target: text(l.target).into_owned(),
-            rule: shared_text(texts, buf, verdict.rule),
+            rule: shared_rule(patterns, verdict.rule),
         };
         client.violated(example, self.options.max_examples);
     }
@@ -440,24 +436,27 @@ fn matcher_agent(ua: &str) -> &str {
     }
 }
 
-/// The text of `rule` (empty for none), as the one copy in `texts`;
-/// `buf` is where it is written to be looked up.
-fn shared_text(
-    texts: &mut HashSet<Arc<str>>,
-    buf: &mut String,
-    rule: Option<RuleRef<'_>>,
-) -> Arc<str> {
-    buf.clear();
-    if let Some(rule) = rule {
-        // Writing to a String cannot fail.
-        let _ = write!(buf, "{rule}");
+/// `rule` with its pattern as the one copy in `patterns`, so that the
+/// examples of one rule share it.
+fn shared_rule(patterns: &mut HashSet<Arc<str>>, rule: Option<RuleRef<'_>>) -> Rule {
+    // A disallowed request always has its rule; a lone default keeps the
+    // type total.
+    let (line, kind, pattern) = rule.map_or((0, norobots::RuleKind::Disallow, ""), |r| {
+        (r.line, r.kind, r.pattern)
+    });
+    let pattern = match patterns.get(pattern) {
+        Some(p) => Arc::clone(p),
+        None => {
+            let p: Arc<str> = pattern.into();
+            patterns.insert(Arc::clone(&p));
+            p
+        }
+    };
+    Rule {
+        line,
+        kind,
+        pattern,
     }
-    if let Some(text) = texts.get(buf.as_str()) {
-        return Arc::clone(text);
-    }
-    let text: Arc<str> = buf.as_str().into();
-    texts.insert(Arc::clone(&text));
-    text
 }
 
 /// What the auditor remembers about one `User-Agent` string.
@@ -668,9 +667,15 @@ mod tests {
             assert!(Arc::ptr_eq(&r.token, &first.token));
             let (ua, first_ua) = (r.user_agent.as_ref(), first.user_agent.as_ref());
             assert!(Arc::ptr_eq(ua.unwrap(), first_ua.unwrap()));
-            assert!(Arc::ptr_eq(&r.examples[0].rule, &first.examples[0].rule));
+            assert!(Arc::ptr_eq(
+                &r.examples[0].rule.pattern,
+                &first.examples[0].rule.pattern
+            ));
         }
-        assert_eq!(&*first.examples[0].rule, "line 2: Disallow: /private/");
+        assert_eq!(
+            first.examples[0].rule.to_string(),
+            "line 2: Disallow: /private/"
+        );
         assert_eq!(first.examples[0].method, "GET");
     }
 }

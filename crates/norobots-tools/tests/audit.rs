@@ -357,7 +357,7 @@ fn targets_that_are_not_utf8_are_judged_on_their_octets() {
     let r = robot(&report, "FooBot", "203.0.113.9");
     assert_eq!((r.requests, r.violations), (2, 1));
     assert_eq!(r.examples[0].target, "/caf\u{fffd}/menu");
-    assert_eq!(&*r.examples[0].rule, "line 2: Disallow: /caf%E9/");
+    assert_eq!(r.examples[0].rule.to_string(), "line 2: Disallow: /caf%E9/");
 }
 
 // ---------------------------------------------------------------- the robot rule
@@ -517,7 +517,10 @@ fn examples_keep_the_first_five_with_line_time_and_rule() {
     assert_eq!(lines, [2, 3, 4, 5, 6]);
     assert_eq!(r.examples[0].time.to_string(), "2024-01-01T00:00:01Z");
     assert_eq!(r.examples[0].target, "/private/1");
-    assert_eq!(&*r.examples[0].rule, "line 2: Disallow: /private/");
+    assert_eq!(
+        r.examples[0].rule.to_string(),
+        "line 2: Disallow: /private/"
+    );
 }
 
 // ---------------------------------------------------------------- rates and order
@@ -613,7 +616,11 @@ fn json_report_is_one_document_with_every_field() {
     assert_eq!(r["reasons"], serde_json::json!(["robots.txt", "bot-ua"]));
     assert_eq!(r["first_robots_txt"], "2024-01-01T00:00:00Z");
     assert_eq!(r["examples"][0]["line"], 2);
-    assert_eq!(r["examples"][0]["rule"], "line 2: Disallow: /private/");
+    // Issue 47: the rule has the shape `check --json` gives it.
+    assert_eq!(
+        r["examples"][0]["rule"],
+        serde_json::json!({"line": 2, "kind": "Disallow", "pattern": "/private/"})
+    );
     for key in [
         "bytes",
         "input_bytes",

@@ -247,9 +247,12 @@ pub struct RobotReport {
 /// ```
 /// use norobots_tools::audit::{Timestamp, Violation};
 ///
-/// let v = Violation { line: 7, time: Timestamp(0), method: "GET".into(), target: "/private/x".into(),
-///                     rule: "line 2: Disallow: /private/".into() };
-/// assert_eq!(v.target, "/private/x");
+/// use norobots::RuleKind;
+/// use norobots_tools::audit::Rule;
+///
+/// let rule = Rule { line: 2, kind: RuleKind::Disallow, pattern: "/private/".into() };
+/// let v = Violation { line: 7, time: Timestamp(0), method: "GET".into(), target: "/private/x".into(), rule };
+/// assert_eq!(v.rule.to_string(), "line 2: Disallow: /private/");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
@@ -261,9 +264,35 @@ pub struct Violation {
     pub method: &'static str,
     /// The request target as logged (path and query).
     pub target: String,
-    /// The rule that disallowed it, as `line N: Disallow: pattern`; one
-    /// string for all the examples of a rule.
-    pub rule: Arc<str>,
+    /// The rule that disallowed it.
+    pub rule: Rule,
+}
+
+/// The rule that decided a request, as `norobots check` names one: its
+/// line, its kind and its pattern (one copy of the pattern for all the
+/// examples of a rule). It shows as `line N: Disallow: pattern`.
+///
+/// ```
+/// use norobots::RuleKind;
+/// use norobots_tools::audit::Rule;
+///
+/// let rule = Rule { line: 9, kind: RuleKind::Disallow, pattern: "/*.pdf$".into() };
+/// assert_eq!(rule.to_string(), "line 9: Disallow: /*.pdf$");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// The rule's line in the robots.txt (from 1).
+    pub line: usize,
+    /// `Allow` or `Disallow`.
+    pub kind: norobots::RuleKind,
+    /// The pattern as written.
+    pub pattern: Arc<str>,
+}
+
+impl std::fmt::Display for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}: {}", self.line, self.kind, self.pattern)
+    }
 }
 
 /// The clients that did not look like robots.
@@ -612,7 +641,11 @@ impl Serialize for Examples<'_> {
                 let mut m = serializer.serialize_struct("Example", 5)?;
                 m.serialize_field("line", &v.line)?;
                 m.serialize_field("method", v.method)?;
-                m.serialize_field("rule", &*v.rule)?;
+                // The shape of `norobots check --json`'s rule.
+                m.serialize_field(
+                    "rule",
+                    &json!({"line": v.rule.line, "kind": v.rule.kind.as_str(), "pattern": &*v.rule.pattern}),
+                )?;
                 m.serialize_field("target", &v.target)?;
                 m.serialize_field("time", &Shown(v.time))?;
                 m.end()

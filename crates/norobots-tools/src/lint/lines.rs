@@ -2,7 +2,7 @@
 //! names, colons and the values of `Allow`, `Disallow` and `User-agent`.
 
 use memchr::{memchr, memchr2};
-use norobots::{DiagnosticKind, Dialect, Robots};
+use norobots::{DiagnosticKind, Dialect, NotText, Robots};
 
 use super::fields::{classify, Class, Field};
 use super::{finding, is_legacy, shown, Code, Severity, Sink};
@@ -211,12 +211,28 @@ pub(crate) fn check_file(body: &[u8], table: &LineTable, sink: &mut Sink) -> boo
 /// What the body (past its byte order mark) is when it is plainly not a
 /// robots.txt.
 fn not_robots_txt(body: &[u8]) -> Option<(&'static str, &'static str)> {
-    if body.starts_with(b"\x1F\x8B") {
-        return Some((
-            "gzip-compressed",
-            "serve robots.txt uncompressed, or with `Content-Encoding: gzip`",
-        ));
+    // Compressed, UTF-16 and binary bodies: the core's one rule, which
+    // `norobots parse` also uses.
+    match norobots::not_text(body) {
+        Some(NotText::Gzip) => {
+            return Some((
+                NotText::Gzip.describe(),
+                "serve robots.txt uncompressed, or with `Content-Encoding: gzip`",
+            ))
+        }
+        Some(utf16 @ NotText::Utf16 { .. }) => return Some((
+            utf16.describe(),
+            "save the file as UTF-8 (RFC 9309 2.2): robots read UTF-16 as octets and find no field",
+        )),
+        Some(NotText::Binary) => {
+            return Some((
+                NotText::Binary.describe(),
+                "serve a plain-text robots.txt at /robots.txt",
+            ))
+        }
+        None => {}
     }
+    let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
     let text = match body.iter().position(|b| !b.is_ascii_whitespace()) {
         Some(i) => &body[i..],
         None => return None,
@@ -224,35 +240,21 @@ fn not_robots_txt(body: &[u8]) -> Option<(&'static str, &'static str)> {
     match text[0] {
         // No field name starts with `<`: an HTML or XML page (an error
         // page, or a site that answers every path with its home page).
-        b'<' => {
-            return Some((
-                "HTML or XML",
-                "serve a plain-text robots.txt at /robots.txt, or a 404 if there is none",
-            ))
-        }
+        b'<' => Some((
+            "HTML or XML",
+            "serve a plain-text robots.txt at /robots.txt, or a 404 if there is none",
+        )),
         b'{' | b'['
             if text.len() <= MAX_JSON_PROBE
                 && serde_json::from_slice::<serde_json::Value>(text).is_ok() =>
         {
-            return Some((
+            Some((
                 "JSON",
                 "serve a plain-text robots.txt at /robots.txt, or a 404 if there is none",
-            ));
+            ))
         }
-        _ => {}
+        _ => None,
     }
-    let head = &body[..body.len().min(1024)];
-    let controls = head
-        .iter()
-        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0B | 0x0C))
-        .count();
-    if controls >= 8 && controls * 20 >= head.len() {
-        return Some((
-            "binary data",
-            "serve a plain-text robots.txt at /robots.txt",
-        ));
-    }
-    None
 }
 
 /// What the core parser said about one line, for this dialect.

@@ -72,6 +72,23 @@ fn not_robots_txt_html_json_gzip_binary() {
         assert_eq!(found[0].code, Code::NotRobotsTxt);
         assert_eq!(place(&found[0]), (1, 1, Severity::Error));
     }
+    // Issue 47: UTF-16 was called binary; it is named as what it is, by
+    // the rule `norobots parse` uses too.
+    let utf16: Vec<u8> = "\u{FEFF}User-agent: *\r\nDisallow: /private/\r\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    let found = run(&utf16, Dialect::Rfc9309);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(
+        found[0].message,
+        "file is UTF-16 (little-endian) text, not a robots.txt"
+    );
+    assert!(found[0]
+        .help
+        .as_deref()
+        .unwrap()
+        .starts_with("save the file as UTF-8"));
     // A `[` or `{` that is not JSON is left to the line checks.
     assert!(of(
         b"{oops\nUser-agent: *\nDisallow: /\n",
