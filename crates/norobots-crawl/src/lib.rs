@@ -1,2 +1,4 @@
 //! A polite recursive web robot (work in progress).
 #![deny(missing_docs)]
+
+pub mod mirror;
