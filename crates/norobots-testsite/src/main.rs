@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 use norobots_testsite::scenario;
+use tokio::signal::unix::{signal, Signal, SignalKind};
 
 /// Serve a test site on 127.0.0.1 and log every request.
 ///
@@ -80,6 +81,12 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
             }
         });
     }
+    // The handlers are in place before the origin lines go out, so a
+    // script that reads them and signals at once is always heard.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let signals = runtime.block_on(async { Signals::new() })?;
     let running = site.start()?;
     let mut out = std::io::stdout().lock();
     for (name, url) in running.origins() {
@@ -87,23 +94,30 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     }
     out.flush()?;
     drop(out);
-    wait(exit_after)?;
+    runtime.block_on(signals.wait(exit_after));
     drop(running);
     Ok(())
 }
 
-/// Until the time is up, or SIGINT or SIGTERM.
-fn wait(limit: Duration) -> std::io::Result<()> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    runtime.block_on(async {
-        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+struct Signals {
+    interrupt: Signal,
+    terminate: Signal,
+}
+
+impl Signals {
+    fn new() -> std::io::Result<Signals> {
+        Ok(Signals {
+            interrupt: signal(SignalKind::interrupt())?,
+            terminate: signal(SignalKind::terminate())?,
+        })
+    }
+
+    /// Until the time is up, or SIGINT or SIGTERM.
+    async fn wait(mut self, limit: Duration) {
         tokio::select! {
             _ = tokio::time::sleep(limit) => {}
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
+            _ = self.interrupt.recv() => {}
+            _ = self.terminate.recv() => {}
         }
-        Ok(())
-    })
+    }
 }

@@ -63,8 +63,11 @@ impl OriginSpec {
     /// means "any".
     ///
     /// ```
-    /// let a = norobots_testsite::OriginSpec::new("a").port(0);
-    /// assert_eq!(a.name(), "a");
+    /// use norobots_testsite::{OriginSpec, Site};
+    ///
+    /// let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    /// let site = Site::new().origin(OriginSpec::new("a").port(free)).start().unwrap();
+    /// assert_eq!(site.addr("a").port(), free);
     /// ```
     pub fn port(mut self, port: u16) -> OriginSpec {
         self.port = port;

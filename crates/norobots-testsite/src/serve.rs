@@ -183,9 +183,14 @@ pub(crate) async fn handle(
         Delivery::BreakAfter(sent) => {
             let sent = sent.min(answer.body.len().saturating_sub(1));
             let (mut tx, body) = Channel::<Bytes, io::Error>::new(1);
-            tx.try_send(Frame::data(answer.body.slice(..sent)))
-                .expect("a new channel has room for one frame");
-            tx.abort(io::Error::other("connection broken on purpose"));
+            let head = answer.body.slice(..sent);
+            tokio::spawn(async move {
+                let _ = tx.send(Frame::data(head)).await;
+                // hyper drops unflushed bytes when a body fails, so the
+                // failure waits until the first part is on the wire.
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                tx.abort(io::Error::other("connection broken on purpose"));
+            });
             body.boxed()
         }
     };

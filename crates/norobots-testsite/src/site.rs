@@ -71,8 +71,15 @@ impl Site {
     /// let counter = seen.clone();
     /// let site = Site::new()
     ///     .origin(OriginSpec::new("a"))
-    ///     .on_request(move |_| { counter.fetch_add(1, Ordering::Relaxed); });
-    /// # drop(site);
+    ///     .on_request(move |r| { assert_eq!(r.status, 404); counter.fetch_add(1, Ordering::Relaxed); })
+    ///     .start()
+    ///     .unwrap();
+    ///
+    /// use std::io::{Read, Write};
+    /// let mut tcp = std::net::TcpStream::connect(site.addr("a")).unwrap();
+    /// tcp.write_all(b"GET /x HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n").unwrap();
+    /// tcp.read_to_end(&mut Vec::new()).unwrap();
+    /// assert_eq!(seen.load(Ordering::Relaxed), 1);
     /// ```
     pub fn on_request(mut self, hook: impl Fn(&Request) + Send + Sync + 'static) -> Site {
         self.hook = Some(Arc::new(hook));
@@ -89,9 +96,14 @@ impl Site {
     /// ```
     /// use norobots_testsite::{OriginSpec, Site};
     ///
+    /// // A port the OS says is free, and the one after it (free too, or
+    /// // the start fails and says so).
+    /// let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     /// let site = Site::new().origin(OriginSpec::new("a")).origin(OriginSpec::new("b"));
-    /// let site = site.ports_from(18080);
-    /// # drop(site);
+    /// match site.ports_from(free).start() {
+    ///     Ok(running) => assert_eq!(running.addr("b").port(), free + 1),
+    ///     Err(e) => assert!(matches!(e, norobots_testsite::Error::Bind { .. })),
+    /// }
     /// ```
     pub fn ports_from(mut self, first: u16) -> Site {
         for (k, origin) in self.origins.iter_mut().enumerate() {
