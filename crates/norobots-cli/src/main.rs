@@ -6,6 +6,7 @@
 mod agent;
 mod audit;
 mod check;
+mod crawl;
 mod error;
 mod fetch;
 mod input;
@@ -144,6 +145,10 @@ enum Command {
     /// Show what an HTML page tells a robot: META robots, X-Robots-Tag,
     /// rel="nofollow" links (the restrictive term wins).
     Meta(MetaArgs),
+    /// Crawl recursively from URLs, as `wget -r` does, obeying robots.txt,
+    /// META robots and a pace per host; saves a mirror, a crawl log, WARC.
+    #[command(after_help = crawl::CRAWL_AFTER_HELP)]
+    Crawl(crawl::CrawlArgs),
 }
 
 #[derive(Debug, Args)]
@@ -379,13 +384,13 @@ impl ParseArgs {
 
 /// Parsed here rather than by a clap value parser so that the message is the
 /// core's own one-liner, not wrapped in clap's "invalid value" sentence.
-fn parse_dialect(name: &str) -> Result<Dialect, CliError> {
+pub(crate) fn parse_dialect(name: &str) -> Result<Dialect, CliError> {
     name.parse::<Dialect>()
         .map_err(|err| CliError::Usage(err.to_string()))
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(crawl::wget_spellings(std::env::args_os())) {
         Ok(cli) => cli,
         Err(err)
             if matches!(
@@ -441,6 +446,7 @@ fn main() -> ExitCode {
             json: args.json,
         })
         .map(|()| EXIT_OK),
+        Command::Crawl(args) => args.run(),
         Command::Parse(args) => args
             .into_options()
             .and_then(|command| parse::run(&command))

@@ -831,6 +831,38 @@ impl RobotsCache {
     /// assert_eq!(entry.ttl().as_secs(), 60);
     /// ```
     pub fn insert(&self, origin: &Origin, status: u16, headers: HeaderMap, body: &[u8]) {
+        self.insert_at(origin, status, headers, body, SystemTime::now());
+    }
+
+    /// [`RobotsCache::insert`] for an answer that came at `fetched_at`: a
+    /// copy a crawler kept in its store across a restart. Its lifetime is
+    /// counted from then, so a copy fetched an hour ago with a day of
+    /// freshness has 23 hours left, and one past its lifetime is fetched
+    /// again on the next check.
+    ///
+    /// ```
+    /// use std::time::{Duration, SystemTime};
+    /// use norobots_fetch::{Origin, RobotsCache};
+    ///
+    /// let cache = RobotsCache::new(Default::default()).unwrap();
+    /// let origin = Origin::of("http://a.example").unwrap();
+    /// let hour_ago = SystemTime::now() - Duration::from_secs(3600);
+    /// cache.insert_at(&origin, 200, Default::default(), b"User-agent: *\nDisallow: /\n", hour_ago);
+    /// let entry = cache.entry("http://a.example/").unwrap().unwrap();
+    /// assert!(entry.is_fresh());
+    /// assert_eq!(entry.ttl().as_secs(), 24 * 3600);
+    /// let two_days_ago = SystemTime::now() - Duration::from_secs(2 * 24 * 3600);
+    /// cache.insert_at(&origin, 200, Default::default(), b"", two_days_ago);
+    /// assert!(!cache.entry("http://a.example/").unwrap().unwrap().is_fresh());
+    /// ```
+    pub fn insert_at(
+        &self,
+        origin: &Origin,
+        status: u16,
+        headers: HeaderMap,
+        body: &[u8],
+        fetched_at: SystemTime,
+    ) {
         let url = origin.robots_url();
         let outcome = if is_failure(&Outcome::Status(status)) {
             Outcome::Failure(Failure::Status(status))
@@ -848,11 +880,18 @@ impl RobotsCache {
             body: body.to_vec(),
             bytes: body.len(),
             truncated: false,
-            fetched_at: SystemTime::now(),
+            fetched_at,
             elapsed: Duration::ZERO,
             retry_after: None,
         };
-        let entry = self.inner.build(origin.clone(), fetch, None);
+        let mut entry = self.inner.build(origin.clone(), fetch, None);
+        // `build` counts freshness from now; what is left of it is what
+        // remains until the copy expires.
+        let left = entry
+            .expires
+            .duration_since(SystemTime::now())
+            .unwrap_or_default();
+        entry.fresh_until = Instant::now() + left;
         self.inner.store(origin.as_str(), Arc::new(entry));
     }
 

@@ -166,6 +166,18 @@ impl Robots {
         &self.diagnostics
     }
 
+    /// The octets that were parsed (the body, cut at
+    /// [`ParseOptions::max_bytes`]): what a crawler archives or stores to
+    /// parse again later.
+    ///
+    /// ```
+    /// let robots = norobots::Robots::parse(b"User-agent: *\nDisallow: /x\n");
+    /// assert_eq!(robots.body(), b"User-agent: *\nDisallow: /x\n");
+    /// ```
+    pub fn body(&self) -> &[u8] {
+        &self.body
+    }
+
     /// Whether [`ParseOptions::max_bytes`] cut the body short.
     ///
     /// ```
