@@ -44,6 +44,10 @@ mod parse;
 mod pattern;
 mod robots;
 mod scan;
+#[cfg(feature = "count-work")]
+pub mod work;
+#[cfg(not(feature = "count-work"))]
+mod work;
 
 pub use agent::product_token;
 pub use dialect::{Dialect, ParseDialectError};
