@@ -1,6 +1,14 @@
 //! The linter on the real-world corpus and on hostile input: it never
 //! panics, and its time stays bounded.
 //!
+//! The linter counts no work, so the bounds are on wall time, each far
+//! above what the run takes in a debug build on an idle machine (the
+//! figures in the comments, measured on 2 cores), beyond what any load
+//! makes of it, and below what a pairwise or quadratic pass over the input
+//! would take: one such pass, the coverers of 100,000 rules found pair by
+//! pair instead of by sorting, measured 6.6 ns a pair (66 s for the 10^10
+//! pairs).
+//!
 //! The corpus run prints the ten most frequent finding codes; see them with
 //! `cargo test -p norobots-tools --test lint -- --nocapture`.
 
@@ -82,12 +90,14 @@ fn corpus_never_panics_and_stays_fast() {
         println!("{n:>9}  {code}");
     }
     assert!(files > 0);
-    // Generous bounds: the debug build takes a fraction of this on 2 cores.
+    // 22 s idle for the 20,657 files (41 MB), 1.2 s for the slowest (the
+    // largest, 3.7 MB): a pass over that file per octet of it would be
+    // 7 * 10^12 octets, hours.
     assert!(
-        elapsed < Duration::from_secs(120),
+        elapsed < Duration::from_secs(600),
         "corpus took {elapsed:?}"
     );
-    assert!(slowest.0 < Duration::from_secs(10), "{slowest:?}");
+    assert!(slowest.0 < Duration::from_secs(60), "{slowest:?}");
 }
 
 // github.com's file diverges on 600-odd lines, nearly all of one kind
@@ -173,7 +183,8 @@ fn ten_megabyte_line() {
     let mut body = b"User-agent: *\nDisallow: /".to_vec();
     body.extend(std::iter::repeat_n(b'a', 10 << 20));
     body.extend_from_slice(b"\nAllow: /a\n");
-    bounded(&body, Duration::from_secs(20));
+    // 1.1 s idle; a pass per octet over the line, 5 * 10^13 octets.
+    bounded(&body, Duration::from_secs(60));
 }
 
 #[test]
@@ -183,10 +194,12 @@ fn ten_megabytes_of_newlines_and_of_agents() {
     let body = vec![b'\n'; 10 << 20];
     for d in [Dialect::Draft1996, Dialect::Rfc9309] {
         let (_, took) = lint_all_ways(&body, d);
-        assert!(took < Duration::from_secs(20), "{d}: {took:?}");
+        // 5.0 s idle; a pass per line over the lines, 5 * 10^13 of them.
+        assert!(took < Duration::from_secs(120), "{d}: {took:?}");
     }
     let body = "User-agent: a\n".repeat(200_000);
-    bounded(body.as_bytes(), Duration::from_secs(20));
+    // 0.74 s idle; the 200,000 agents pair by pair, 2 * 10^10 pairs, 130 s.
+    bounded(body.as_bytes(), Duration::from_secs(40));
 }
 
 #[test]
@@ -197,8 +210,12 @@ fn hundred_thousand_rules() {
         let kind = if i % 3 == 0 { "Allow" } else { "Disallow" };
         body.push_str(&format!("{kind}: /d{}/p{}\n", i % 1000, i));
     }
+    // 1.0 s idle; the rules' coverers pair by pair took 66 s.
     bounded(body.as_bytes(), Duration::from_secs(30));
-    // Many groups, each naming its own robot, some of them twice.
+    // Many groups, each naming its own robot, some of them twice. 2.4 s
+    // idle: the bound holds against a hang, not against a pass over the
+    // groups pair by pair (10^9 pairs, some 8 s), which no bound on time
+    // that load cannot reach tells from this.
     let mut body = String::new();
     for i in 0..50_000 {
         body.push_str(&format!(
@@ -214,7 +231,9 @@ fn hostile_patterns() {
     let star = "*".repeat(10_000);
     let body =
         format!("User-agent: *\nDisallow: /{star}\nAllow: /a{star}$\nDisallow: /%%%%{star}%zz\n");
-    bounded(body.as_bytes(), Duration::from_secs(10));
+    // 4.5 ms idle; a pass per octet over the 30,000 octets would be
+    // 4.5 * 10^8 octets, 3 s.
+    bounded(body.as_bytes(), Duration::from_secs(1));
 }
 
 /// Octets that make robots.txt-like noise, with every special octet.

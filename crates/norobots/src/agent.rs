@@ -1,6 +1,7 @@
 //! How a robot's name is read from what the caller passes, and how it is
 //! compared with a `User-agent` value, per dialect.
 
+use crate::work;
 use crate::Dialect;
 
 /// The leading product token of a `User-Agent` header: its longest prefix
@@ -15,10 +16,9 @@ use crate::Dialect;
 /// assert_eq!(product_token("42bot"), "");
 /// ```
 pub fn product_token(user_agent: &str) -> &str {
-    let end = user_agent
-        .bytes()
-        .position(|b| !is_token_byte(b))
-        .unwrap_or(user_agent.len());
+    let found = user_agent.bytes().position(|b| !is_token_byte(b));
+    work::scanned(found, user_agent.len());
+    let end = found.unwrap_or(user_agent.len());
     &user_agent[..end]
 }
 
@@ -105,10 +105,11 @@ pub(crate) fn is_token_byte(b: u8) -> bool {
 /// to match it: everything up to the first `/` or white space.
 pub(crate) fn legacy_name(agent: &str) -> &str {
     let agent = agent.trim_start();
-    let end = agent
+    let found = agent
         .bytes()
-        .position(|b| b == b'/' || b.is_ascii_whitespace())
-        .unwrap_or(agent.len());
+        .position(|b| b == b'/' || b.is_ascii_whitespace());
+    work::scanned(found, agent.len());
+    let end = found.unwrap_or(agent.len());
     &agent[..end]
 }
 
@@ -149,6 +150,8 @@ pub(crate) fn names(dialect: Dialect, value: &[u8], name: &str) -> bool {
             // file with thousands of agents mostly fails on the first octets
             // or the length, without cutting every token out first.
             let name = name.as_bytes();
+            // The value's first octets and the name's, at most.
+            work::add_with(move || 1 + 2 * name.len());
             value.len() >= name.len()
                 && value.get(name.len()).is_none_or(|&b| !is_token_byte(b))
                 && value[..name.len()].eq_ignore_ascii_case(name)
@@ -158,6 +161,8 @@ pub(crate) fn names(dialect: Dialect, value: &[u8], name: &str) -> bool {
 }
 
 fn contains_ignore_case(haystack: &[u8], needle: &[u8]) -> bool {
+    // At most the needle's octets at each place.
+    work::add_with(move || 1 + haystack.len() * needle.len());
     needle.len() <= haystack.len()
         && haystack
             .windows(needle.len())

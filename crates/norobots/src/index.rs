@@ -22,6 +22,7 @@
 
 use crate::pattern::Glob;
 use crate::scan::find_any;
+use crate::work;
 
 /// The index of one node's tails.
 #[derive(Clone, Debug)]
@@ -69,6 +70,7 @@ pub(crate) const MIN_TAILS: usize = 16;
 const FOUND: usize = 8;
 
 fn grams(seg: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    work::add_with(move || seg.len());
     seg.windows(4)
         .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
 }
@@ -146,6 +148,8 @@ impl TailIndex {
                 for (si, seg) in segments(g).enumerate() {
                     counts.clear();
                     counts.extend(grams(seg).map(|gram| u32::from(shared[slot(gram)])));
+                    // The windows of one to `MAX_STEP` counts below.
+                    work::add_with(|| counts.len() * MAX_STEP * (MAX_STEP + 1) / 2);
                     for (step, best) in (1..).zip(&mut best) {
                         for (at, run) in counts.windows(step).enumerate() {
                             let cost = run.iter().copied().max().unwrap_or(0);
@@ -172,6 +176,8 @@ impl TailIndex {
             runs[i][step - 1].filter(|&(count, _, _)| count <= (2 * rarest).max(8))
         };
         let n_globs = rarest.len();
+        // `rarest`, a pass per step tried, `filing`, `common`.
+        work::add_with(move || n_globs * (MAX_STEP + 3));
         let may_spill = MAX_SPILLED.min(n_globs / 16);
         let step = (2..=MAX_STEP)
             .rev()
@@ -226,6 +232,7 @@ impl TailIndex {
             };
             let seg = segments(g).nth(si).unwrap_or_default();
             window.clear();
+            work::add(step);
             window.extend(grams(seg).skip(at).take(step));
             window.sort_unstable();
             window.dedup();
@@ -235,9 +242,11 @@ impl TailIndex {
                 index.filed.push((gram, i as u32));
             }
         }
+        work::add_with(|| work::sort_steps(index.filed.len()));
         index
             .filed
             .sort_unstable_by_key(|&(gram, tail)| (hash(gram, shift), gram, tail));
+        work::add_with(|| index.present.len() + index.filed.len());
         let mut set = 0;
         index.before = index
             .present
@@ -301,6 +310,7 @@ impl TailIndex {
         let mut n = 0;
         let mut at = 0;
         while let Some(w) = rest.get(at..).and_then(|r| r.first_chunk::<4>()) {
+            work::add(1);
             let gram = u32::from_le_bytes(*w);
             let (word, mask) = bit(gram, self.shift);
             if self.present[word] & mask != 0 {
@@ -327,6 +337,7 @@ impl TailIndex {
             let bits = self.present[word];
             let rank = (self.before[word] + (bits & (mask - 1)).count_ones()) as usize;
             let bucket = self.starts[rank] as usize..self.starts[rank + 1] as usize;
+            work::add_with(|| 1 + bucket.len());
             // Other grams may share the bucket: their hashes collide.
             for &(k, t) in &self.filed[bucket] {
                 if k == gram {

@@ -45,6 +45,10 @@ mod pattern;
 mod robots;
 mod scan;
 mod sniff;
+#[cfg(feature = "count-work")]
+pub mod work;
+#[cfg(not(feature = "count-work"))]
+mod work;
 
 pub use agent::{is_product_token, product_token, robot_token};
 pub use dialect::{Dialect, ParseDialectError};

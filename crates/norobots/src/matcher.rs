@@ -20,6 +20,7 @@ use crate::pattern::{
     index_html_rule, normalize, path_of, rewrite_pattern, Glob, OctetFilter, Parts,
 };
 use crate::scan::common_prefix;
+use crate::work;
 use crate::{Dialect, RequestRate, Robots, RuleKind, VisitTime};
 
 /// The compiled rules of one robot.
@@ -261,6 +262,8 @@ impl Ranker {
         let max_top = ranks.clone().map(top).max().unwrap_or(0);
         let (classes, count) = if max_top < CLASS_TABLE {
             let mut table = vec![0u32; max_top as usize + 1];
+            // Its caller counts the passes over the ranks.
+            work::add_with(|| table.len());
             for r in ranks.clone() {
                 table[top(r) as usize] = 1;
             }
@@ -274,6 +277,7 @@ impl Ranker {
             (Classes::Table(table), count)
         } else {
             let mut sorted: Vec<u32> = ranks.clone().map(top).collect();
+            work::add_with(|| work::sort_steps(sorted.len()));
             sorted.sort_unstable();
             sorted.dedup();
             let count = sorted.len() as u32;
@@ -291,6 +295,7 @@ impl Ranker {
         let mut all: Vec<u64> = ranks.collect();
         // Ordinal 0 is no rule; every rule's rank is above 0.
         all.push(0);
+        work::add_with(|| work::sort_steps(all.len()));
         all.sort_unstable();
         all.dedup();
         Ranker::Dense(all)
@@ -578,12 +583,18 @@ impl Matcher {
             m.request_rate = m.request_rate.or(group.request_rate);
             m.visit_time = m.visit_time.or(group.visit_time);
             for rule in &robots.rules[group.rules.0 as usize..group.rules.1 as usize] {
+                // This turn, and this rule's in the search for a `Disallow`
+                // below.
+                work::add(2);
                 let raw = robots.bytes(rule.span);
                 if raw.is_empty() || m.rules.len() >= MAX_RULES {
                     // An empty pattern matches nothing in every dialect.
                     continue;
                 }
                 let order = m.rules.len() as u32;
+                // Validated, and perhaps copied lossily, if the body is not
+                // UTF-8.
+                work::add_with(move || if robots.utf8 { 0 } else { 2 * raw.len() });
                 let (text, lossy) = if robots.utf8 || std::str::from_utf8(raw).is_ok() {
                     ((rule.span.start, rule.span.end), false)
                 } else {
@@ -620,6 +631,7 @@ impl Matcher {
             }
         }
         if !rewritten.is_empty() {
+            work::add_with(|| body_len + rewritten.len());
             m.arena = [&robots.body[..], &rewritten].concat().into();
         }
         m.disallows = m.rules.iter().any(|r| r.kind == RuleKind::Disallow);
@@ -680,7 +692,10 @@ impl Matcher {
             kids,
             jobs,
         } = build;
+        // Ranked in two passes (see `Ranker::new`).
+        work::add_with(|| 2 * ranks.len());
         let ranker = Ranker::new(ranks.iter().copied(), self.rules.len() as u32, ordinal_bits);
+        work::add_with(|| entries.len());
         for (entry, &rank) in entries.iter_mut().zip(ranks.iter()) {
             // The low half of every dialect's rank (see `rank`).
             let order = u32::MAX - rank as u32;
@@ -695,10 +710,16 @@ impl Matcher {
         // integers sorts faster than one that may read the arena (the
         // benchmark's builds, builds taking turns: 4.67-4.72 -> 4.54-4.56 us
         // a file; the 47,064 rules of its largest file, 5.05 -> 4.65 ms).
-        entries.sort_unstable_by_key(|e| wide(e.head));
+        entries.sort_unstable_by_key(|e| {
+            work::add(1);
+            wide(e.head)
+        });
+        work::add_with(|| entries.len());
         for run in entries.chunk_by_mut(|a, b| a.head == b.head) {
             if run.len() > 1 {
                 run.sort_unstable_by(|a, b| {
+                    // Up to the shorter key's octets past the heads.
+                    work::add_with(move || 1 + len(a).min(len(b)).saturating_sub(HEAD));
                     if len(a) <= HEAD || len(b) <= HEAD {
                         // Padding makes `ab` and `ab\0` tie on the head; the
                         // shorter is a prefix of the other.
@@ -712,6 +733,7 @@ impl Matcher {
         let key_at = |i: usize| key(&entries[i]);
         // The octet at `depth` of a key longer than that.
         let byte_at = |i: usize, depth: usize| {
+            work::add(1);
             if depth < HEAD {
                 (entries[i].head[depth / 8] >> (56 - 8 * (depth % 8))) as u8
             } else {
@@ -728,6 +750,7 @@ impl Matcher {
         self.first_octets.push(0);
         work.push((0, 0, entries.len(), 0));
         while let Some((node, lo, hi, depth)) = work.pop() {
+            work::add(1);
             let mut i = lo;
             let mut prefix = 0;
             let mut ends = Ends {
@@ -736,6 +759,7 @@ impl Matcher {
             };
             tails.clear();
             while i < hi && len(&entries[i]) == depth {
+                work::add(1);
                 let e = &entries[i];
                 let rank = e.ordinal;
                 match e.what {
@@ -750,7 +774,10 @@ impl Matcher {
             }
             self.nodes[node].prefix = prefix;
             if ends.exact != 0 || !tails.is_empty() {
-                tails.sort_unstable_by_key(|t| std::cmp::Reverse(t.rank));
+                tails.sort_unstable_by_key(|t| {
+                    work::add(1);
+                    std::cmp::Reverse(t.rank)
+                });
                 let t0 = self.tails.len() as u32;
                 if tails.len() >= MIN_TAILS {
                     ends.index = self.indexes.len() as u32;
@@ -814,10 +841,16 @@ impl Matcher {
                 };
                 debug_assert_eq!(head, head_in_arena());
                 debug_assert!({
+                    // Compared up to the longest label only: to the keys'
+                    // ends, a key of a megaoctet, chained in labels of
+                    // `MAX_LABEL`, made debug builds quadratic.
                     let (first, last) = (key_at(i), key_at(j - 1));
-                    let common = depth + common_prefix(&first[depth..], &last[depth..]);
-                    lcp == common.min(depth + MAX_LABEL)
+                    let end = |k: &[u8]| k.len().min(depth + MAX_LABEL);
+                    let common = common_prefix(&first[depth..end(first)], &last[depth..end(last)]);
+                    lcp == depth + common
                 });
+                // The label's head, read from the arena or the entry's.
+                work::add_with(move || label_len.min(8));
                 let child = self.nodes.len();
                 self.nodes.push(Node {
                     head,
@@ -838,6 +871,7 @@ impl Matcher {
                 // holes, so that a check finds a child by arithmetic on the
                 // octet (see `DIRECT`).
                 let base = octets[0];
+                work::add_with(move || 2 * spread);
                 kids.clear();
                 kids.extend(self.nodes.drain(first_child as usize..));
                 jobs.clear();
@@ -873,6 +907,7 @@ impl Matcher {
                 inline[..n_children].copy_from_slice(octets);
                 u32::from_le_bytes(inline)
             } else if n_children > WIDE {
+                work::add_with(move || 256 + n_children);
                 let mut table = [0u8; 256];
                 for (i, &b) in octets.iter().enumerate() {
                     // At most 256 children, one per octet: `i` fits.
@@ -961,6 +996,7 @@ impl Matcher {
         let mut node = &self.nodes[0];
         let mut pos = 0;
         loop {
+            work::add(1);
             best = best.max(node.prefix);
             if node.ends != NO_ENDS {
                 let ends = &self.ends[node.ends as usize];
@@ -1004,6 +1040,8 @@ impl Matcher {
                 usize::from(self.wide[node.pick as usize][usize::from(byte)])
             };
             let child = &self.nodes[first + i];
+            // At most the label's octets, and none past the path's end.
+            work::add_with(move || 1 + usize::from(child.label_len).min(path.len() - pos));
             if !self.label_matches(child, &path[pos..]) {
                 break;
             }
@@ -1032,6 +1070,7 @@ impl Matcher {
             // offers is searched for at once.
             let mut best = best;
             self.indexes[node.index as usize].for_each_candidate(rest, |t| {
+                work::add(1);
                 let tail = &tails[t as usize];
                 if tail.rank > best
                     && seen.may_match(&tail.glob, path)
@@ -1043,6 +1082,7 @@ impl Matcher {
             return best;
         }
         for tail in tails {
+            work::add(1);
             if tail.rank <= best {
                 break;
             }
@@ -1075,6 +1115,7 @@ impl Matcher {
             &self.lossy[a..b]
         } else {
             // Checked when the matcher was built: see `Matcher::new`.
+            work::add_with(move || b - a);
             std::str::from_utf8(&self.arena[a..b]).unwrap_or_default()
         }
     }
@@ -1437,8 +1478,10 @@ pub(crate) fn select_groups(robots: &Robots, name: Option<&str>) -> Selected {
     let mut named = Vec::new();
     let mut star = Vec::new();
     for (i, g) in robots.groups.iter().enumerate() {
+        work::add(1);
         let (mut names, mut global) = (false, false);
         for &span in &robots.agents[g.agents.0 as usize..g.agents.1 as usize] {
+            work::add(1);
             let value = robots.bytes(span);
             if agent::is_global(dialect, value) {
                 global = true;

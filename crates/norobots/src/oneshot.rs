@@ -20,6 +20,7 @@ use crate::matcher::{exempts_robots_txt, first_eight, rank, with_path};
 use crate::parse::{limit, plain, read, Sink};
 use crate::pattern::{index_html_rule, rewrite_pattern, segments_match, Parts};
 use crate::scan::{common_prefix, find_any, prefetch};
+use crate::work;
 use crate::{Dialect, ParseOptions, Robots, RuleKind};
 
 /// Octets of path searching allowed per octet of body (plus [`SLACK`]),
@@ -224,6 +225,7 @@ impl Sink for OneShot<'_> {
             // name is longer than the window).
             return false;
         }
+        work::add_with(move || name.len());
         if matches!(value[0], b' ' | b'\t' | 0x0B | 0x0C) {
             // A value that starts further on.
             return false;
@@ -352,6 +354,7 @@ fn parting_by_octets(value: &[u8], path: &[u8]) -> Option<usize> {
         // `value` ends first: it is a prefix of `path`.
         return None;
     }
+    work::add(same);
     (value[..same].iter().all(|&b| plain(b)) && parts_at(value, path, same)).then_some(same)
 }
 
@@ -385,6 +388,7 @@ fn parts_at_mark(value: &[u8], path: &[u8], at: usize) -> bool {
     // (the path has ended: there is no rest). A `*` that a dialect reads as
     // itself is not the path's octet here, so a match needs more still.
     let next = at + value[at..].iter().take_while(|&&b| b == b'*').count();
+    work::add_with(move || 1 + next - at);
     plain_at(next) && find_any(&path[at..], [value[next]]).is_none()
 }
 
@@ -409,6 +413,7 @@ fn offer(
 /// `budget`; when that runs out the answer is `false` and `budget` 0.
 fn matches(parts: Parts<'_>, path: &[u8], budget: &mut usize) -> bool {
     let literal = parts.literal;
+    work::add_with(move || literal.len());
     if parts.tail.is_empty() {
         return if parts.anchored {
             path == literal

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::group::{parse_crawl_delay, RequestRate, VisitTime};
 use crate::robots::{FieldData, GroupData, RuleData, Span};
 use crate::scan::{find_line_end, find_line_parts, LineStarts};
+use crate::work;
 use crate::{Diagnostic, DiagnosticKind, Dialect, Robots, RuleKind};
 
 /// How to read a body: the dialect and a byte limit.
@@ -212,11 +213,13 @@ pub(crate) fn parse(input: &[u8], options: &ParseOptions) -> Robots {
     builder.robots.agents.reserve(guess / 8);
     // Most bodies are ASCII, which looking at the high bits settles in
     // about half the time UTF-8 validation takes.
+    work::add_with(move || body.len());
     if !body.is_ascii() && std::str::from_utf8(body).is_err() {
         builder.robots.utf8 = false;
         // One diagnostic per line that holds such octets, so that a reader
         // who fixes the first finds the others too; lines are counted as
         // the search goes, so the whole body is walked once.
+        work::add_with(move || 2 * body.len());
         let (mut at, mut line, mut last) = (0, 1, 0);
         for chunk in body.utf8_chunks() {
             let bad = at + chunk.valid().len();
@@ -234,7 +237,12 @@ pub(crate) fn parse(input: &[u8], options: &ParseOptions) -> Robots {
         builder.diagnostic(0, DiagnosticKind::BodyTruncated);
     }
     let mut robots = builder.robots;
-    robots.diagnostics.sort_by_key(|d| d.line);
+    robots.diagnostics.sort_by_key(|d| {
+        work::add(1);
+        d.line
+    });
+    // Copied.
+    work::add_with(move || body.len());
     robots.body = Arc::from(body);
     robots
 }
@@ -301,6 +309,8 @@ impl Sink for Builder<'_> {
     }
 
     fn extension(&mut self, line: u32, key: Key, value: (usize, usize)) {
+        // Copied if not UTF-8, then read as a number or two.
+        work::add_with(move || 2 * (value.1 - value.0));
         let text = String::from_utf8_lossy(&self.body[value.0..value.1]);
         let Some(group) = self.robots.groups.last_mut() else {
             return;
@@ -340,6 +350,7 @@ impl Sink for Builder<'_> {
 
     fn cut(&mut self, start: usize, end: usize) {
         // The cut may fall inside a character.
+        work::add_with(move || end - start);
         self.robots.utf8 &= std::str::from_utf8(&self.body[start..end]).is_ok();
     }
 }
@@ -365,6 +376,7 @@ impl<S: Sink> Reader<'_, '_, S> {
             // where they start is found for many lines at once.
             let mut starts = LineStarts::new(body);
             loop {
+                work::add(1);
                 line_no += 1;
                 self.visit(line_no, pos);
                 match starts.next() {
@@ -375,6 +387,7 @@ impl<S: Sink> Reader<'_, '_, S> {
         } else {
             // Most lines are read whole, which finds where they end.
             while pos <= body.len() {
+                work::add(1);
                 line_no += 1;
                 pos = match self.visit(line_no, pos) {
                     Some(next) => next,
@@ -529,6 +542,8 @@ impl<S: Sink> Reader<'_, '_, S> {
         let Some((key, value)) = self.split(line_no, start, end, colon) else {
             return;
         };
+        // Compared with the keys and their misspellings.
+        work::add_with(move || key.1 - key.0);
         let (kind, misspelled) = classify(self.dialect, &self.body[key.0..key.1]);
         if misspelled {
             self.sink
@@ -581,6 +596,8 @@ impl<S: Sink> Reader<'_, '_, S> {
         let (key_end, value_start) = match colon {
             Some(c) => (c, c + 1),
             None => {
+                // The three searches below go through the line once.
+                work::add_with(move || end - start);
                 self.sink
                     .diagnostic(line_no, DiagnosticKind::MissingSeparator);
                 if self.dialect.is_legacy() {
@@ -704,9 +721,14 @@ fn scan_line<const NEXT: bool>(body: &[u8], start: usize) -> Line {
 /// of that key that any dialect accepts (typos and the reference library's
 /// longer words included) starts with `u`, after white space.
 fn may_be_user_agent(body: &[u8], start: usize) -> bool {
-    let first = body[start.min(body.len())..]
-        .iter()
-        .find(|&&b| !matches!(b, b' ' | b'\t' | 0x0B | 0x0C));
+    let blank = |b: &u8| matches!(b, b' ' | b'\t' | 0x0B | 0x0C);
+    let first = body[start.min(body.len())..].iter().find(|b| !blank(b));
+    work::add_with(move || {
+        1 + body[start.min(body.len())..]
+            .iter()
+            .take_while(|b| blank(b))
+            .count()
+    });
     matches!(first, Some(b'u' | b'U'))
 }
 
@@ -735,13 +757,15 @@ pub(crate) const fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')
 }
 
-fn trim(body: &[u8], mut start: usize, mut end: usize) -> (usize, usize) {
+fn trim(body: &[u8], from: usize, to: usize) -> (usize, usize) {
+    let (mut start, mut end) = (from, to);
     while start < end && is_space(body[start]) {
         start += 1;
     }
     while end > start && is_space(body[end - 1]) {
         end -= 1;
     }
+    work::add_with(move || 1 + (start - from) + (to - end));
     (start, end)
 }
 
@@ -749,16 +773,19 @@ fn trim(body: &[u8], mut start: usize, mut end: usize) -> (usize, usize) {
 fn words(body: &[u8], (start, end): (usize, usize)) -> impl Iterator<Item = (usize, usize)> + '_ {
     let mut pos = start;
     std::iter::from_fn(move || {
+        let from = pos;
         while pos < end && is_space(body[pos]) {
             pos += 1;
         }
         if pos == end {
+            work::add_with(move || 1 + pos - from);
             return None;
         }
         let a = pos;
         while pos < end && !is_space(body[pos]) {
             pos += 1;
         }
+        work::add_with(move || 1 + pos - from);
         Some((a, pos))
     })
 }

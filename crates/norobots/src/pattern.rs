@@ -4,6 +4,7 @@
 use memchr::{memchr, memmem};
 
 use crate::scan::{find_any, find_any_or_high, has_percent_or_non_ascii};
+use crate::work;
 use crate::{Dialect, RuleKind};
 
 /// The part of a URL that rules match: path, `;params` and `?query`, without
@@ -104,7 +105,11 @@ fn find_path(url: &[u8], from: usize) -> Option<usize> {
 pub(crate) fn needs_normalizing(dialect: Dialect, bytes: &[u8]) -> bool {
     match dialect {
         Dialect::Rfc9309 => has_percent_or_non_ascii(bytes),
-        Dialect::Draft1996 => memchr(b'%', bytes).is_some(),
+        Dialect::Draft1996 => {
+            let found = memchr(b'%', bytes);
+            work::scanned(found, bytes.len());
+            found.is_some()
+        }
         // The reference library leaves the URL as given.
         Dialect::Norobots1994 | Dialect::Google => false,
     }
@@ -156,9 +161,11 @@ fn is_unreserved(b: u8) -> bool {
 /// the pattern and the URL differently.
 pub(crate) fn normalize(dialect: Dialect, bytes: &[u8], out: &mut Vec<u8>) {
     if !needs_normalizing(dialect, bytes) {
+        work::add_with(move || bytes.len());
         out.extend_from_slice(bytes);
         return;
     }
+    work::add_with(move || bytes.len());
     out.reserve(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
@@ -198,6 +205,7 @@ pub(crate) fn normalize(dialect: Dialect, bytes: &[u8], out: &mut Vec<u8>) {
 /// are percent-encoded and the hex digits of its `%xx` upper-cased; nothing
 /// is decoded, and the URL is left as given.
 fn escape_google_pattern(bytes: &[u8], out: &mut Vec<u8>) {
+    work::add_with(move || bytes.len());
     out.reserve(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
@@ -290,6 +298,7 @@ static FILTER_BIT: [u8; 256] = {
 impl OctetFilter {
     /// The filter of `bytes`.
     pub fn of(bytes: &[u8]) -> OctetFilter {
+        work::add_with(move || bytes.len());
         // Four words, one per octet of every four, so that octets in a row
         // do not each wait for the one before.
         let mut words = [OctetFilter::default(); 4];
@@ -343,6 +352,7 @@ impl Glob {
         // Octet by octet into one word: tails are short, and
         // `OctetFilter::of` sets up four words to be quick on long paths.
         let mut needs = OctetFilter::default();
+        work::add_with(move || tail.len());
         for &o in tail {
             if o != b'*' {
                 min_len += 1;
@@ -398,7 +408,9 @@ impl<'p> Parts<'p> {
             Some((b'$', rest)) => (rest, true),
             _ => (pattern, false),
         };
-        let (literal, tail) = body.split_at(memchr(b'*', body).unwrap_or(body.len()));
+        let star = memchr(b'*', body);
+        work::scanned(star, body.len());
+        let (literal, tail) = body.split_at(star.unwrap_or(body.len()));
         Parts {
             literal,
             tail,
@@ -419,6 +431,8 @@ impl<'p> Parts<'p> {
 
 /// What lies between the `*`s of a tail, empty pieces left out.
 fn segments_of(tail: &[u8]) -> impl DoubleEndedIterator<Item = &[u8]> + Clone {
+    // Counted whole: whoever splits a tail mostly goes through it.
+    work::add_with(move || tail.len());
     tail.split(|&b| b == b'*').filter(|s| !s.is_empty())
 }
 
@@ -434,6 +448,7 @@ pub(crate) fn index_html_rule(
     if dialect != Dialect::Google || kind != RuleKind::Allow {
         return None;
     }
+    work::add_with(move || pattern.len());
     let slash = pattern.iter().rposition(|&b| b == b'/')?;
     if !pattern[slash..].starts_with(b"/index.htm") {
         return None;
@@ -463,6 +478,7 @@ pub(crate) fn segments_match<'s>(
         let Some(last) = segments.next_back() else {
             return true;
         };
+        work::add_with(move || last.len());
         if !text.ends_with(last) {
             return false;
         }
@@ -496,10 +512,17 @@ const SHORT_NEEDLE: usize = 64;
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     match needle.len() {
         0 => Some(0),
-        1 => memchr(needle[0], haystack),
+        1 => {
+            let found = memchr(needle[0], haystack);
+            work::scanned(found, haystack.len());
+            found
+        }
         n if n <= SHORT_NEEDLE => {
             let mut from = 0;
             while let Some(i) = memchr(needle[0], &haystack[from..]) {
+                // The octets passed over to this place, and the needle's
+                // compared with those here.
+                work::add_with(move || i + n);
                 let at = from + i;
                 if haystack.len() - at < n {
                     return None;
@@ -509,9 +532,14 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
                 }
                 from = at + 1;
             }
+            work::add_with(move || haystack.len() - from);
             None
         }
-        _ => memmem::find(haystack, needle),
+        _ => {
+            let found = memmem::find(haystack, needle);
+            work::scanned(found.map(|at| at + needle.len() - 1), haystack.len());
+            found
+        }
     }
 }
 

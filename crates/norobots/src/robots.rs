@@ -7,6 +7,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::group::{RequestRate, VisitTime};
+use crate::work;
 use crate::{Dialect, Matcher, ParseOptions};
 
 /// A parsed robots.txt file.
@@ -117,9 +118,10 @@ impl Robots {
     /// assert_eq!(group.rules().next().unwrap().pattern(), "/x");
     /// ```
     pub fn groups(&self) -> impl ExactSizeIterator<Item = Group<'_>> + '_ {
-        self.groups
-            .iter()
-            .map(move |data| Group { robots: self, data })
+        self.groups.iter().map(move |data| {
+            work::add(1);
+            Group { robots: self, data }
+        })
     }
 
     /// The `Sitemap` lines, wherever they are in the file.
@@ -312,7 +314,10 @@ impl Robots {
         &'a self,
         data: &'a [FieldData],
     ) -> impl ExactSizeIterator<Item = Field<'a>> + 'a {
-        data.iter().map(move |data| Field { robots: self, data })
+        data.iter().map(move |data| {
+            work::add(1);
+            Field { robots: self, data }
+        })
     }
 }
 
@@ -357,7 +362,7 @@ impl<'a> Group<'a> {
         let (a, b) = self.data.agents;
         robots.agents[a as usize..b as usize]
             .iter()
-            .map(move |&span| String::from_utf8_lossy(robots.bytes(span)))
+            .map(move |&span| lossy(robots.bytes(span)))
     }
 
     /// The `Allow` and `Disallow` rules, in file order.
@@ -372,7 +377,10 @@ impl<'a> Group<'a> {
         let (a, b) = self.data.rules;
         robots.rules[a as usize..b as usize]
             .iter()
-            .map(move |data| Rule { robots, data })
+            .map(move |data| {
+                work::add(1);
+                Rule { robots, data }
+            })
     }
 
     /// `Crawl-delay`, in seconds, if the group gives a valid one.
@@ -487,7 +495,7 @@ impl<'a> Rule<'a> {
     /// assert_eq!(robots.groups().next().unwrap().rules().next().unwrap().pattern(), "/*.pdf$");
     /// ```
     pub fn pattern(&self) -> Cow<'a, str> {
-        String::from_utf8_lossy(self.pattern_bytes())
+        lossy(self.pattern_bytes())
     }
 
     /// The path pattern's octets as written.
@@ -572,7 +580,7 @@ impl<'a> Field<'a> {
     /// assert_eq!(robots.other_fields().next().unwrap().name(), "noindex");
     /// ```
     pub fn name(&self) -> Cow<'a, str> {
-        String::from_utf8_lossy(self.robots.bytes(self.data.name))
+        lossy(self.robots.bytes(self.data.name))
     }
 
     /// The value, without comment and surrounding white space.
@@ -582,7 +590,7 @@ impl<'a> Field<'a> {
     /// assert_eq!(robots.other_fields().next().unwrap().value(), "/x");
     /// ```
     pub fn value(&self) -> Cow<'a, str> {
-        String::from_utf8_lossy(self.robots.bytes(self.data.value))
+        lossy(self.robots.bytes(self.data.value))
     }
 }
 
@@ -690,6 +698,12 @@ impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "line {}: {}", self.line, self.kind)
     }
+}
+
+/// `bytes` as text, what is not UTF-8 replaced.
+fn lossy(bytes: &[u8]) -> Cow<'_, str> {
+    work::add_with(move || bytes.len());
+    String::from_utf8_lossy(bytes)
 }
 
 #[cfg(test)]

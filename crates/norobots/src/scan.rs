@@ -5,6 +5,18 @@
 //! And where a body's lines start ([`LineStarts`]), found for 128 octets
 //! at a time, for readers that look at little more of most lines.
 
+use crate::work;
+
+// Counted, the scans below have wrappers that add the octets they passed
+// over; uncounted, their names are the scans' own. Not wrappers that count
+// nothing: those changed how the scans were inlined into the check, and
+// the check is measured in tens of nanoseconds.
+#[cfg(not(feature = "count-work"))]
+pub(crate) use self::{
+    line_end as find_line_end, line_parts as find_line_parts, same_prefix as common_prefix,
+    search_any_or_high as find_any_or_high,
+};
+
 /// One in every octet of a word.
 const LO: u64 = 0x0101_0101_0101_0101;
 /// The top bit of every octet of a word.
@@ -26,6 +38,18 @@ pub(crate) fn find_any<const N: usize>(bytes: &[u8], needles: [u8; N]) -> Option
     find_any_or_high::<N, false>(bytes, needles)
 }
 
+/// [`search_any_or_high`], its octets counted.
+#[cfg(feature = "count-work")]
+#[inline(always)]
+pub(crate) fn find_any_or_high<const N: usize, const HIGH: bool>(
+    bytes: &[u8],
+    needles: [u8; N],
+) -> Option<usize> {
+    let found = search_any_or_high::<N, HIGH>(bytes, needles);
+    work::scanned(found, bytes.len());
+    found
+}
+
 /// The first octet of `bytes` that is one of `NEEDLES` or, when `HIGH`,
 /// non-ASCII.
 ///
@@ -34,7 +58,7 @@ pub(crate) fn find_any<const N: usize>(bytes: &[u8], needles: [u8; N]) -> Option
 /// on other targets, eight per step with the "has a zero byte" trick on
 /// `u64` words (and their top bits for non-ASCII).
 #[inline]
-pub(crate) fn find_any_or_high<const N: usize, const HIGH: bool>(
+pub(crate) fn search_any_or_high<const N: usize, const HIGH: bool>(
     bytes: &[u8],
     needles: [u8; N],
 ) -> Option<usize> {
@@ -100,7 +124,8 @@ pub(crate) fn find_any_or_high<const N: usize, const HIGH: bool>(
 /// The three control octets are found with one test ("below 14") instead
 /// of three: eight octets take three tests, not five.
 /// The few other control octets below 14 (a tab, say) are passed over one
-/// at a time.
+/// at a time. Its octets are not counted: those of its caller,
+/// [`line_parts`], are, the whole line.
 #[inline]
 pub(crate) fn find_line_stop<const COLON: bool>(bytes: &[u8]) -> Option<usize> {
     let is_stop = |b: u8| ends_content(b) || (COLON && b == b':');
@@ -134,9 +159,18 @@ pub(crate) fn has_percent_or_non_ascii(bytes: &[u8]) -> bool {
     find_any_or_high::<1, true>(bytes, [b'%']).is_some()
 }
 
+/// [`same_prefix`], its octets counted.
+#[cfg(feature = "count-work")]
+#[inline(always)]
+pub(crate) fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let same = same_prefix(a, b);
+    work::add_with(move || same + 1);
+    same
+}
+
 /// The length of the longest common prefix of `a` and `b`, eight octets
 /// per step.
-pub(crate) fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+pub(crate) fn same_prefix(a: &[u8], b: &[u8]) -> usize {
     let n = a.len().min(b.len());
     let mut i = 0;
     while i + 8 <= n {
@@ -154,13 +188,22 @@ pub(crate) fn common_prefix(a: &[u8], b: &[u8]) -> usize {
         .count()
 }
 
+/// [`line_end`], its octets counted.
+#[cfg(feature = "count-work")]
+#[inline(always)]
+pub(crate) fn find_line_end(bytes: &[u8]) -> Option<usize> {
+    let found = line_end(bytes);
+    work::scanned(found, bytes.len());
+    found
+}
+
 /// The first LF or CR of `bytes`. What the full parse passes over to a
 /// line's end is a comment, and about two thirds of the comments in the
 /// corpus (63%, from `#` to the line's end) are shorter than 32 octets: two
 /// SSE2 compares and one branch find their end, where `memchr2` would pay
 /// its set-up and branches on the length; past them, `memchr2` takes over.
 #[inline]
-pub(crate) fn find_line_end(bytes: &[u8]) -> Option<usize> {
+pub(crate) fn line_end(bytes: &[u8]) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     if let Some(head) = bytes.first_chunk::<32>() {
         let (a, b) = head.split_at(16);
@@ -227,6 +270,7 @@ impl<'b> LineStarts<'b> {
             self.next_block = at + BLOCK;
             return true;
         }
+        work::add(BLOCK);
         let (lf, cr) = match self.body.get(at..at + BLOCK) {
             Some(block) => line_breaks(block.try_into().expect("a block")),
             None => {
@@ -296,6 +340,15 @@ fn ends_content(b: u8) -> bool {
     matches!(b, b'\n' | b'\r' | 0 | b'#')
 }
 
+/// [`line_parts`], its octets counted.
+#[cfg(feature = "count-work")]
+#[inline(always)]
+pub(crate) fn find_line_parts(bytes: &[u8]) -> (Option<usize>, Option<usize>) {
+    let found = line_parts(bytes);
+    work::scanned(found.0, bytes.len());
+    found
+}
+
 /// Where a robots.txt line's content ends (the first LF, CR, NUL or `#`),
 /// and its first `:` before that: `(end, colon)`, `None` for none.
 ///
@@ -303,7 +356,7 @@ fn ends_content(b: u8) -> bool {
 /// and most lines whole; [`find_line_stop`] does the last few octets (and
 /// all of them elsewhere).
 #[inline]
-pub(crate) fn find_line_parts(bytes: &[u8]) -> (Option<usize>, Option<usize>) {
+pub(crate) fn line_parts(bytes: &[u8]) -> (Option<usize>, Option<usize>) {
     let mut colon = None;
     let mut at = 0;
     #[cfg(target_arch = "x86_64")]

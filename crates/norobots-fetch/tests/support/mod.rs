@@ -52,6 +52,11 @@ pub enum Reply {
     /// A status line, then header lines of `line` octets without end (or
     /// until the client hangs up); the server counts what it wrote.
     EndlessHeaders { line: usize },
+    /// robots.txt lines without end, compressed with `coding` (`gzip`,
+    /// `deflate` or `br`) as they are written, with no length: a client
+    /// that does not stop reading at its cap never gets to the end. The
+    /// server counts the plain octets it sent.
+    EndlessBomb { coding: String },
     /// Waits, then answers.
     Delayed(Duration, Box<Reply>),
 }
@@ -148,8 +153,11 @@ impl Server {
     }
 }
 
-/// A cache whose resolver sends each of `hosts` to `server`, with short
-/// timeouts and retries so the tests run quickly.
+/// A cache whose resolver sends each of `hosts` to `server`, with retries
+/// that start at a second so the tests run quickly, and timeouts that no
+/// load on the machine reaches: a test whose answer ends in time by design
+/// (a cap, a limit) must not see a timeout because the machine is busy.
+/// Tests of the timeout set a short one of their own.
 pub fn cache_for(dialect: Dialect, server: &Server, hosts: &[&str]) -> RobotsCache {
     RobotsCache::new(config_for(dialect, server, hosts)).unwrap()
 }
@@ -157,8 +165,8 @@ pub fn cache_for(dialect: Dialect, server: &Server, hosts: &[&str]) -> RobotsCac
 pub fn config_for(dialect: Dialect, server: &Server, hosts: &[&str]) -> Config {
     let mut config = Config::new(dialect)
         .user_agent("TestBot/1.0 (+http://127.0.0.1/bot)")
-        .timeout(Duration::from_secs(5))
-        .connect_timeout(Duration::from_secs(2))
+        .timeout(Duration::from_secs(30))
+        .connect_timeout(Duration::from_secs(30))
         .retry(Duration::from_secs(1), Duration::from_secs(3600));
     for host in hosts {
         config = config.resolve(*host, server.addr);
@@ -282,6 +290,19 @@ async fn serve(
                 left -= n;
             }
         }
+        Reply::EndlessBomb { coding } => {
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Encoding: {coding}\r\n\r\n"
+            );
+            stream.write_all(head.as_bytes()).await?;
+            let block = whole_copies(b"User-agent: *\nDisallow: /private\n", 1 << 20);
+            let mut encoder = Encoder::new(&coding);
+            loop {
+                let out = encoder.feed(&block);
+                stream.write_all(&out).await?;
+                written.fetch_add(block.len() as u64, Ordering::SeqCst);
+            }
+        }
         Reply::Delayed(..) => unreachable!(),
     }
     stream.shutdown().await
@@ -332,6 +353,53 @@ pub fn bomb(coding: &str, line: &[u8], size: usize) -> Vec<u8> {
             feed(out, line, size).into_inner()
         }
         _ => panic!("no coding {coding}"),
+    }
+}
+
+/// A compressed stream that is written a block at a time and never ended.
+enum Encoder {
+    Gzip(flate2::write::GzEncoder<Vec<u8>>),
+    Deflate(flate2::write::ZlibEncoder<Vec<u8>>),
+    Brotli(Box<brotli::CompressorWriter<Vec<u8>>>),
+}
+
+impl Encoder {
+    fn new(coding: &str) -> Encoder {
+        let fast = flate2::Compression::fast();
+        match coding {
+            "gzip" => Encoder::Gzip(flate2::write::GzEncoder::new(Vec::new(), fast)),
+            "deflate" => Encoder::Deflate(flate2::write::ZlibEncoder::new(Vec::new(), fast)),
+            "br" => Encoder::Brotli(Box::new(brotli::CompressorWriter::new(
+                Vec::new(),
+                1 << 16,
+                1,
+                22,
+            ))),
+            _ => panic!("no coding {coding}"),
+        }
+    }
+
+    /// Compresses `block` and returns what the stream has to send so far.
+    fn feed(&mut self, block: &[u8]) -> Vec<u8> {
+        use std::io::Write;
+        fn push<W: Write>(w: &mut W, block: &[u8]) {
+            w.write_all(block).unwrap();
+            w.flush().unwrap();
+        }
+        match self {
+            Encoder::Gzip(e) => {
+                push(e, block);
+                std::mem::take(e.get_mut())
+            }
+            Encoder::Deflate(e) => {
+                push(e, block);
+                std::mem::take(e.get_mut())
+            }
+            Encoder::Brotli(e) => {
+                push(e.as_mut(), block);
+                std::mem::take(e.get_mut())
+            }
+        }
     }
 }
 
