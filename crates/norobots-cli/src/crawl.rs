@@ -250,7 +250,11 @@ fn octets(flag: &str, text: &str) -> Result<u64, CliError> {
         .parse::<u64>()
         .ok()
         .and_then(|n| n.checked_mul(scale))
-        .ok_or_else(|| CliError::Usage(format!("{flag}: `{text}` is not a number of octets (as 500k, 10m, 1g)")))
+        .ok_or_else(|| {
+            CliError::Usage(format!(
+                "{flag}: `{text}` is not a number of octets (as 500k, 10m, 1g)"
+            ))
+        })
 }
 
 /// `N`, or `0`/`inf` for no limit.
@@ -297,7 +301,9 @@ impl CrawlArgs {
             let url = Url::parse(text.trim())
                 .ok()
                 .filter(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some())
-                .ok_or_else(|| CliError::Usage(format!("{place}: `{text}` is not an http or https URL")))?;
+                .ok_or_else(|| {
+                    CliError::Usage(format!("{place}: `{text}` is not an http or https URL"))
+                })?;
             starts.push(url);
         }
         let user_agent = self
@@ -332,14 +338,18 @@ impl CrawlArgs {
         config.agent = agent;
         config.ignore_meta = self.ignore_meta;
         if self.jobs == 0 || self.per_host == 0 {
-            return Err(CliError::Usage("-j and --per-host must be at least 1".into()));
+            return Err(CliError::Usage(
+                "-j and --per-host must be at least 1".into(),
+            ));
         }
         config.jobs = self.jobs;
         config.per_host = self.per_host;
         config.tries = limit("-t", &self.tries)?.unwrap_or(u32::MAX).max(1);
         config.waitretry = self.waitretry;
         if self.timeout.is_zero() {
-            return Err(CliError::Usage("-T must be a positive number of seconds".into()));
+            return Err(CliError::Usage(
+                "-T must be a positive number of seconds".into(),
+            ));
         }
         config.timeout = self.timeout;
         config.max_page_bytes = octets("--max-page-bytes", &self.max_page_bytes)?;
@@ -370,7 +380,9 @@ impl CrawlArgs {
     pub fn run(self) -> Result<u8, CliError> {
         let (config, starts, store_path) = self.config()?;
         if starts.is_empty() && !self.resume {
-            return Err(CliError::Usage("no URL to crawl (give URLs, -i FILE, or --continue)".into()));
+            return Err(CliError::Usage(
+                "no URL to crawl (give URLs, -i FILE, or --continue)".into(),
+            ));
         }
         let known = store_path.exists();
         if known && !self.resume {
@@ -384,7 +396,11 @@ impl CrawlArgs {
                 .map_err(|e| CliError::Usage(format!("cannot create {}: {e}", dir.display())))?;
         }
         let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(std::thread::available_parallelism().map_or(2, |n| n.get()).min(4))
+            .worker_threads(
+                std::thread::available_parallelism()
+                    .map_or(2, |n| n.get())
+                    .min(4),
+            )
             .enable_all()
             .build()
             .map_err(|e| CliError::Usage(format!("cannot start the async runtime: {e}")))?;
@@ -394,8 +410,10 @@ impl CrawlArgs {
             let store = SqliteStore::open(&store_path)
                 .map_err(|e| CliError::Usage(format!("{}: {e}", store_path.display())))?;
             let robots = (config.robots, config.dialect, config.agent.clone());
-            let crawler = Crawler::new(config, store, &starts).map_err(|e| CliError::Usage(e.to_string()))?;
-            let progress = (!quiet && io::stderr().is_terminal()).then(|| spawn_progress(crawler.clone()));
+            let crawler =
+                Crawler::new(config, store, &starts).map_err(|e| CliError::Usage(e.to_string()))?;
+            let progress =
+                (!quiet && io::stderr().is_terminal()).then(|| spawn_progress(crawler.clone()));
             let stopper = crawler.clone();
             tokio::spawn(async move {
                 wait_for_signal().await;
@@ -419,13 +437,14 @@ fn read_input_file(path: &Path) -> Result<Vec<(String, String)>, CliError> {
     let reader: Box<dyn BufRead> = if path == Path::new("-") {
         Box::new(io::BufReader::new(io::stdin()))
     } else {
-        Box::new(io::BufReader::new(std::fs::File::open(path).map_err(|e| {
-            CliError::Usage(format!("cannot read input file `{named}`: {e}"))
-        })?))
+        Box::new(io::BufReader::new(std::fs::File::open(path).map_err(
+            |e| CliError::Usage(format!("cannot read input file `{named}`: {e}")),
+        )?))
     };
     let mut out = Vec::new();
     for (i, line) in reader.lines().enumerate() {
-        let line = line.map_err(|e| CliError::Usage(format!("input file `{named}` line {}: {e}", i + 1)))?;
+        let line =
+            line.map_err(|e| CliError::Usage(format!("input file `{named}` line {}: {e}", i + 1)))?;
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') {
             continue;
@@ -439,7 +458,10 @@ async fn wait_for_signal() {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{signal, SignalKind};
-        let (Ok(mut term), Ok(mut int)) = (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) else {
+        let (Ok(mut term), Ok(mut int)) = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+        ) else {
             return std::future::pending().await;
         };
         tokio::select! {
@@ -510,20 +532,39 @@ pub fn print_summary(
     writeln!(
         out,
         "norobots crawl: {} in {secs:.1} s: {} pages fetched, {} octets ({:.0} pages/s){}",
-        if s.interrupted { "interrupted" } else { "finished" },
+        if s.interrupted {
+            "interrupted"
+        } else {
+            "finished"
+        },
         s.fetched,
         s.bytes,
         s.fetched as f64 / secs.max(0.001),
-        if s.interrupted { "; --continue resumes" } else { "" }
+        if s.interrupted {
+            "; --continue resumes"
+        } else {
+            ""
+        }
     )?;
     if robots {
         writeln!(out, "robots.txt: obeyed ({dialect}, agent {agent})")?;
         for (origin, note) in &s.robots {
-            let times = if note.fetches == 1 { String::new() } else { format!(", fetched {} times", note.fetches) };
-            writeln!(out, "  {origin}/robots.txt: {}: {}{times}", note.outcome, note.policy)?;
+            let times = if note.fetches == 1 {
+                String::new()
+            } else {
+                format!(", fetched {} times", note.fetches)
+            };
+            writeln!(
+                out,
+                "  {origin}/robots.txt: {}: {}{times}",
+                note.outcome, note.policy
+            )?;
         }
         for (origin, delay) in &s.capped_delays {
-            writeln!(out, "  {origin}: Crawl-delay {delay} s capped by --max-crawl-delay")?;
+            writeln!(
+                out,
+                "  {origin}: Crawl-delay {delay} s capped by --max-crawl-delay"
+            )?;
         }
     } else {
         writeln!(out, "robots.txt: NOT obeyed (-e robots=off / --no-robots): robots.txt and META robots were ignored")?;
@@ -550,14 +591,34 @@ mod tests {
 
     #[test]
     fn wget_multi_letter_options_become_long_ones_after_crawl_only() {
-        let args = ["norobots", "crawl", "-np", "-nH", "-nd", "-nv", "-l", "2", "http://x/"];
+        let args = [
+            "norobots",
+            "crawl",
+            "-np",
+            "-nH",
+            "-nd",
+            "-nv",
+            "-l",
+            "2",
+            "http://x/",
+        ];
         let out: Vec<String> = wget_spellings(args.map(OsString::from))
             .into_iter()
             .map(|a| a.into_string().unwrap())
             .collect();
         assert_eq!(
             out,
-            ["norobots", "crawl", "--no-parent", "--no-host-directories", "--no-directories", "--no-verbose", "-l", "2", "http://x/"]
+            [
+                "norobots",
+                "crawl",
+                "--no-parent",
+                "--no-host-directories",
+                "--no-directories",
+                "--no-verbose",
+                "-l",
+                "2",
+                "http://x/"
+            ]
         );
         let check = ["norobots", "check", "-np"].map(OsString::from);
         assert_eq!(wget_spellings(check.clone()), check);

@@ -148,7 +148,7 @@ enum Command {
     /// Crawl recursively from URLs, as `wget -r` does, obeying robots.txt,
     /// META robots and a pace per host; saves a mirror, a crawl log, WARC.
     #[command(after_help = crawl::CRAWL_AFTER_HELP)]
-    Crawl(crawl::CrawlArgs),
+    Crawl(Box<crawl::CrawlArgs>),
 }
 
 #[derive(Debug, Args)]

@@ -193,7 +193,9 @@ mod tests {
                 robots_url: "http://d.test/robots.txt".into(),
                 outcome: "HTTP 503".into(),
             },
-            Reason::Scope { rule: "-l 5".into() },
+            Reason::Scope {
+                rule: "-l 5".into(),
+            },
             Reason::Meta {
                 source: "meta".into(),
                 directive: "noindex".into(),

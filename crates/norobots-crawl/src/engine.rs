@@ -38,7 +38,9 @@ use crate::normalize::{normalize, resolve};
 use crate::page::{Body, FetchError, FetchOptions, Page, PageFetcher};
 use crate::politeness::{retry_wait, visit_wait, Cause, Pace};
 use crate::scope::{Scope, Verdict};
-use crate::store::{Final, HostCounts, HostUpdate, Lease, NewUrl, RobotsRow, Stats, Store, StoreError, Via};
+use crate::store::{
+    Final, HostCounts, HostUpdate, Lease, NewUrl, RobotsRow, Stats, Store, StoreError, Via,
+};
 use crate::warc::{self, RobotsMode, WarcInfo, WarcWriter};
 
 /// How many URLs the filter in front of the store remembers before it
@@ -190,7 +192,8 @@ impl<S: Store> Clone for Crawler<S> {
 
 /// Milliseconds since the epoch, the store's time.
 fn ms(t: SystemTime) -> i64 {
-    t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+    t.duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
 }
 
 fn now_ms() -> i64 {
@@ -203,8 +206,9 @@ impl<S: Store> Crawler<S> {
     pub fn new(config: Config, store: S, starts: &[Url]) -> Result<Crawler<S>, CrawlError> {
         let scope = Scope::new(&config.scope, starts).map_err(CrawlError::Setup)?;
         let spool_dir = config.prefix.join(".norobots").join("tmp");
-        std::fs::create_dir_all(&spool_dir)
-            .map_err(|e| CrawlError::Setup(format!("cannot create {}: {e}", spool_dir.display())))?;
+        std::fs::create_dir_all(&spool_dir).map_err(|e| {
+            CrawlError::Setup(format!("cannot create {}: {e}", spool_dir.display()))
+        })?;
         PageFetcher::clean_spool(&spool_dir);
         let fetcher = PageFetcher::new(FetchOptions {
             user_agent: config.user_agent.clone(),
@@ -221,8 +225,8 @@ impl<S: Store> Crawler<S> {
                 .connect_timeout(config.timeout.min(Duration::from_secs(10)));
             rc.retry_initial = config.waitretry.max(Duration::from_millis(100));
             rc.retry_max = config.waitretry.max(Duration::from_millis(100)) * 8;
-            let cache =
-                RobotsCache::new(rc).map_err(|e| CrawlError::Setup(format!("robots.txt client: {e}")))?;
+            let cache = RobotsCache::new(rc)
+                .map_err(|e| CrawlError::Setup(format!("robots.txt client: {e}")))?;
             Some(Gate::new(cache, &config.agent))
         } else {
             None
@@ -347,8 +351,16 @@ impl<S: Store> Crawler<S> {
         let stats = inner.store.stats(now_ms()).await?;
         let hosts = inner.store.host_counts().await?;
         let p = &inner.progress;
-        let robots = inner.robots_notes.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        let capped_delays = inner.capped.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let robots = inner
+            .robots_notes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        let capped_delays = inner
+            .capped
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
         Ok(Summary {
             stats,
             hosts,
@@ -396,7 +408,8 @@ impl<S: Store> Crawler<S> {
         let min_delay = inner.config.politeness.floor(&Pace::default()).as_millis() as i64;
         let failure: Arc<Mutex<Option<CrawlError>>> = Arc::default();
         loop {
-            if let Some(e) = failure.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            let failed = failure.lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some(e) = failed {
                 // Let what is in flight end before giving up.
                 let _ = permits.acquire_many(jobs as u32).await;
                 return Err(e);
@@ -455,7 +468,9 @@ impl<S: Store> Crawler<S> {
     fn quota_final(&self) -> Final {
         let c = &self.inner.config;
         let rule = match (c.max_pages, c.quota) {
-            (Some(n), _) if self.inner.progress.fetched.load(Relaxed) >= n => format!("--max-pages {n}"),
+            (Some(n), _) if self.inner.progress.fetched.load(Relaxed) >= n => {
+                format!("--max-pages {n}")
+            }
             (_, Some(q)) => format!("-Q {q}: quota reached"),
             (Some(n), None) => format!("--max-pages {n}"),
             (None, None) => "stopped".to_owned(),
@@ -474,10 +489,12 @@ impl<S: Store> Crawler<S> {
                 }),
                 now_ms(),
             );
-            return self.done(&lease, outcome, vec![], None, HostUpdate::default()).await;
+            return self
+                .done(&lease, outcome, vec![], None, HostUpdate::default())
+                .await;
         };
         let mut pace = Pace::default();
-        let checks_robots = !(lease.via == Via::Start && !inner.config.robots_first_page);
+        let checks_robots = lease.via != Via::Start || inner.config.robots_first_page;
         if let (Some(gate), true) = (&inner.gate, checks_robots) {
             let (answer, fetched) = gate.check(&url).await;
             pace = gate.pace(&url);
@@ -488,13 +505,18 @@ impl<S: Store> Crawler<S> {
                 Answer::Allow => {}
                 Answer::Disallow(reason) => {
                     let outcome = Final::new(Decision::Disallowed, Some(reason), now_ms());
-                    return self.done(&lease, outcome, vec![], None, HostUpdate::default()).await;
+                    return self
+                        .done(&lease, outcome, vec![], None, HostUpdate::default())
+                        .await;
                 }
                 Answer::Defer { until, reason } => {
                     let tries = lease.robots_tries + 1;
                     if tries >= inner.config.robots_tries {
                         let outcome = Final::new(Decision::Deferred, Some(reason), now_ms());
-                        inner.store.finish_host(&lease.origin, outcome.clone()).await?;
+                        inner
+                            .store
+                            .finish_host(&lease.origin, outcome.clone())
+                            .await?;
                         let host = HostUpdate {
                             robots_tries: Some(tries),
                             ..HostUpdate::default()
@@ -641,7 +663,12 @@ impl<S: Store> Crawler<S> {
         Ok(())
     }
 
-    async fn failed(&self, lease: &Lease, e: FetchError, next: HostUpdate) -> Result<(), CrawlError> {
+    async fn failed(
+        &self,
+        lease: &Lease,
+        e: FetchError,
+        next: HostUpdate,
+    ) -> Result<(), CrawlError> {
         let inner = &*self.inner;
         if e.is_transient() && lease.attempts + 1 < inner.config.tries {
             let wait = retry_wait(lease.attempts + 1, inner.config.waitretry);
@@ -664,7 +691,13 @@ impl<S: Store> Crawler<S> {
     }
 
     /// The target of a redirect, as a URL of its own.
-    fn redirect(&self, url: &Url, lease: &Lease, page: &Page, outcome: &mut Final) -> Option<NewUrl> {
+    fn redirect(
+        &self,
+        url: &Url,
+        lease: &Lease,
+        page: &Page,
+        outcome: &mut Final,
+    ) -> Option<NewUrl> {
         let location = page
             .headers
             .get(http::header::LOCATION)
@@ -698,7 +731,11 @@ impl<S: Store> Crawler<S> {
     fn child(&self, target: &Url, lease: &Lease, depth: u32, via: Via) -> Option<NewUrl> {
         let verdict = self.inner.scope.check(target, depth);
         let outcome = match verdict {
-            Verdict::Out(rule) => Some(Final::new(Decision::OutOfScope, Some(Reason::Scope { rule }), now_ms())),
+            Verdict::Out(rule) => Some(Final::new(
+                Decision::OutOfScope,
+                Some(Reason::Scope { rule }),
+                now_ms(),
+            )),
             _ => None,
         };
         Some(NewUrl {
@@ -714,7 +751,12 @@ impl<S: Store> Crawler<S> {
 
     /// Headers and, for HTML, the page: its robots directives and links.
     /// Returns the children, whether to save, and the `noindex` reason.
-    fn page_children(&self, url: &Url, lease: &Lease, page: &Page) -> (Vec<NewUrl>, bool, Option<Reason>) {
+    fn page_children(
+        &self,
+        url: &Url,
+        lease: &Lease,
+        page: &Page,
+    ) -> (Vec<NewUrl>, bool, Option<Reason>) {
         let inner = &*self.inner;
         let obey_meta = !inner.config.ignore_meta && inner.config.robots;
         let agent = &inner.config.agent;
@@ -840,7 +882,8 @@ impl<S: Store> Crawler<S> {
         let Some(warc) = &self.inner.warc else {
             return Ok(());
         };
-        let request = warc::request_head(&http::Method::GET, url, page.version, &page.request_headers);
+        let request =
+            warc::request_head(&http::Method::GET, url, page.version, &page.request_headers);
         let response = warc::response_head(page.version, page.status, &page.headers);
         let mut capture = warc::Capture::new(url, time::OffsetDateTime::now_utc());
         if let Some(ip) = page.ip {
@@ -848,7 +891,9 @@ impl<S: Store> Crawler<S> {
         }
         let mut w = warc.lock().unwrap_or_else(|e| e.into_inner());
         match &page.body {
-            Body::Memory(bytes) => w.write_exchange(&capture, &request, &response, warc::Body::Bytes(bytes))?,
+            Body::Memory(bytes) => {
+                w.write_exchange(&capture, &request, &response, warc::Body::Bytes(bytes))?
+            }
             Body::Spooled { path, .. } => {
                 w.write_exchange(&capture, &request, &response, warc::Body::File(path))?
             }
@@ -858,7 +903,12 @@ impl<S: Store> Crawler<S> {
 
     /// What follows a robots.txt fetch: its log row, its archive records,
     /// its copy in the store and the mirror, the host's delay, sitemaps.
-    async fn robots_fetched(&self, url: &Url, entry: &Arc<Entry>, pace: &Pace) -> Result<(), CrawlError> {
+    async fn robots_fetched(
+        &self,
+        url: &Url,
+        entry: &Arc<Entry>,
+        pace: &Pace,
+    ) -> Result<(), CrawlError> {
         let inner = &*self.inner;
         let fetch = entry.fetch();
         let origin = match Origin::of_url(url) {
@@ -869,11 +919,13 @@ impl<S: Store> Crawler<S> {
         let policy = entry.access().to_string();
         {
             let mut notes = inner.robots_notes.lock().unwrap_or_else(|e| e.into_inner());
-            let note = notes.entry(origin.as_str().to_owned()).or_insert(RobotsNote {
-                outcome: String::new(),
-                policy: String::new(),
-                fetches: 0,
-            });
+            let note = notes
+                .entry(origin.as_str().to_owned())
+                .or_insert(RobotsNote {
+                    outcome: String::new(),
+                    policy: String::new(),
+                    fetches: 0,
+                });
             note.outcome = fetch.outcome.to_string();
             note.policy = policy.clone();
             note.fetches += 1;
@@ -883,7 +935,12 @@ impl<S: Store> Crawler<S> {
             // The archive and the mirror get the file as it came.
             if let Some(warc) = &inner.warc {
                 let status = http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::OK);
-                let request = warc::request_head(&http::Method::GET, &fetch.final_url, http::Version::HTTP_11, &fetch.request_headers);
+                let request = warc::request_head(
+                    &http::Method::GET,
+                    &fetch.final_url,
+                    http::Version::HTTP_11,
+                    &fetch.request_headers,
+                );
                 let response = warc::response_head(http::Version::HTTP_11, status, &fetch.headers);
                 let capture = warc::Capture::new(&fetch.final_url, time::OffsetDateTime::now_utc());
                 warc.lock()
@@ -952,7 +1009,11 @@ impl<S: Store> Crawler<S> {
                     continue;
                 }
                 let outcome = match inner.scope.check(&sitemap, 0) {
-                    Verdict::Out(rule) => Some(Final::new(Decision::OutOfScope, Some(Reason::Scope { rule }), now_ms())),
+                    Verdict::Out(rule) => Some(Final::new(
+                        Decision::OutOfScope,
+                        Some(Reason::Scope { rule }),
+                        now_ms(),
+                    )),
                     _ => None,
                 };
                 added.push(NewUrl {
@@ -1006,7 +1067,11 @@ fn seed(cache: &RobotsCache, row: &RobotsRow) {
 
 /// `Retry-After` as a wait: seconds, or an HTTP date.
 fn retry_after(headers: &http::HeaderMap) -> Option<Duration> {
-    let value = headers.get(http::header::RETRY_AFTER)?.to_str().ok()?.trim();
+    let value = headers
+        .get(http::header::RETRY_AFTER)?
+        .to_str()
+        .ok()?
+        .trim();
     if let Ok(secs) = value.parse::<u64>() {
         return Some(Duration::from_secs(secs));
     }

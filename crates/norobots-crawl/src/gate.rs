@@ -84,7 +84,9 @@ impl Gate {
             Ok(d) => self.answer(url, d),
             // Only a URL that is not http(s) fails here, and the engine
             // never asks for one.
-            Err(e) => Answer::Disallow(Reason::Failure { message: e.to_string() }),
+            Err(e) => Answer::Disallow(Reason::Failure {
+                message: e.to_string(),
+            }),
         };
         (answer, fetched)
     }
@@ -114,13 +116,15 @@ impl Gate {
             .unwrap_or_default();
         match d {
             CacheDecision::Allow(_) => Answer::Allow,
-            CacheDecision::Disallow(Basis::Rule { line, kind, pattern }) => {
-                Answer::Disallow(Reason::Robots {
-                    robots_url,
-                    line,
-                    rule: format!("{kind}: {pattern}"),
-                })
-            }
+            CacheDecision::Disallow(Basis::Rule {
+                line,
+                kind,
+                pattern,
+            }) => Answer::Disallow(Reason::Robots {
+                robots_url,
+                line,
+                rule: format!("{kind}: {pattern}"),
+            }),
             CacheDecision::Disallow(Basis::Fetch(outcome)) => Answer::Disallow(Reason::RobotsTxt {
                 robots_url,
                 outcome: outcome.to_string(),
@@ -159,7 +163,12 @@ mod tests {
 
     fn gate(body: &[u8]) -> Gate {
         let cache = RobotsCache::new(Default::default()).unwrap();
-        cache.insert(&Origin::of("http://a.test").unwrap(), 200, Default::default(), body);
+        cache.insert(
+            &Origin::of("http://a.test").unwrap(),
+            200,
+            Default::default(),
+            body,
+        );
         Gate::new(cache, "norobots")
     }
 
@@ -177,13 +186,21 @@ mod tests {
         );
         assert_eq!(g.pace(&url).crawl_delay, Some(2.0));
         let ok = url::Url::parse("http://a.test/y").unwrap();
-        assert_eq!(g.check(&ok).await, (Answer::Allow, None));
+        let (answer, fetched) = g.check(&ok).await;
+        assert_eq!(answer, Answer::Allow);
+        assert!(fetched.is_none());
     }
 
     #[tokio::test]
     async fn a_whole_site_answer_names_the_outcome() {
-        let cache = RobotsCache::new(norobots_fetch::Config::new(norobots::Dialect::Draft1996)).unwrap();
-        cache.insert(&Origin::of("http://a.test").unwrap(), 401, Default::default(), b"");
+        let cache =
+            RobotsCache::new(norobots_fetch::Config::new(norobots::Dialect::Draft1996)).unwrap();
+        cache.insert(
+            &Origin::of("http://a.test").unwrap(),
+            401,
+            Default::default(),
+            b"",
+        );
         let g = Gate::new(cache, "norobots");
         let url = url::Url::parse("http://a.test/").unwrap();
         assert_eq!(

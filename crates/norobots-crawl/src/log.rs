@@ -115,7 +115,9 @@ impl LogWriter {
             for row in &rows {
                 let mut text = line(row);
                 text.push('\n');
-                self.out.write_all(text.as_bytes()).map_err(LogError::write)?;
+                self.out
+                    .write_all(text.as_bytes())
+                    .map_err(LogError::write)?;
                 self.len += text.len() as u64;
                 self.seq = row.seq;
                 written += 1;

@@ -71,7 +71,11 @@ fn normalized_escapes(text: &str) -> Option<String> {
                     out.push(value as char);
                     changed = true;
                 } else {
-                    let upper = [b'%', bytes[i + 1].to_ascii_uppercase(), bytes[i + 2].to_ascii_uppercase()];
+                    let upper = [
+                        b'%',
+                        bytes[i + 1].to_ascii_uppercase(),
+                        bytes[i + 2].to_ascii_uppercase(),
+                    ];
                     changed |= upper[1] != bytes[i + 1] || upper[2] != bytes[i + 2];
                     // Three ASCII octets.
                     out.push_str(std::str::from_utf8(&upper).unwrap_or_default());
@@ -120,7 +124,10 @@ mod tests {
         assert_eq!(norm("http://a.test/a%"), "http://a.test/a%");
         assert_eq!(norm("http://a.test/a%4"), "http://a.test/a%4");
         assert_eq!(norm("http://a.test/a%zz"), "http://a.test/a%zz");
-        assert_eq!(norm("http://a.test/%C3%A9?x=%c3%a9"), "http://a.test/%C3%A9?x=%C3%A9");
+        assert_eq!(
+            norm("http://a.test/%C3%A9?x=%c3%a9"),
+            "http://a.test/%C3%A9?x=%C3%A9"
+        );
         assert_eq!(norm("http://a.test/?a=%7e"), "http://a.test/?a=~");
         assert_eq!(norm("http://a.test/caf\u{e9}"), "http://a.test/caf%C3%A9");
     }

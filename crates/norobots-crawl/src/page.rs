@@ -169,14 +169,22 @@ impl PageFetcher {
     /// GETs `url`.
     pub async fn get(&self, url: &Url) -> Result<Page, FetchError> {
         let started = Instant::now();
-        let request = self.client.get(url.clone()).build().map_err(|e| classify(&e))?;
+        let request = self
+            .client
+            .get(url.clone())
+            .build()
+            .map_err(|e| classify(&e))?;
         let mut request_headers = request.headers().clone();
         request_headers.insert(
             http::header::USER_AGENT,
             http::HeaderValue::from_str(&self.options.user_agent)
                 .unwrap_or_else(|_| http::HeaderValue::from_static("norobots")),
         );
-        let mut response = self.client.execute(request).await.map_err(|e| classify(&e))?;
+        let mut response = self
+            .client
+            .execute(request)
+            .await
+            .map_err(|e| classify(&e))?;
         let status = response.status();
         let version = response.version();
         let headers = response.headers().clone();

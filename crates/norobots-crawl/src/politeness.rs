@@ -100,7 +100,14 @@ impl Politeness {
         } else {
             self.wait
         };
-        let mut best = (wait, if wait.is_zero() { Cause::None } else { Cause::Wait });
+        let mut best = (
+            wait,
+            if wait.is_zero() {
+                Cause::None
+            } else {
+                Cause::Wait
+            },
+        );
         if let Some(d) = pace.crawl_delay.filter(|d| d.is_finite() && *d > 0.0) {
             let asked = Duration::try_from_secs_f64(d).unwrap_or(Duration::MAX);
             let (d, cause) = if asked > self.max_crawl_delay {
@@ -113,8 +120,9 @@ impl Politeness {
             }
         }
         if let Some(rate) = pace.request_rate.filter(|r| r.requests > 0) {
-            let interval = Duration::from_secs_f64(f64::from(rate.seconds) / f64::from(rate.requests))
-                .min(self.max_crawl_delay);
+            let interval =
+                Duration::from_secs_f64(f64::from(rate.seconds) / f64::from(rate.requests))
+                    .min(self.max_crawl_delay);
             if interval > best.0 {
                 best = (interval, Cause::RequestRate);
             }
@@ -149,7 +157,10 @@ pub fn visit_wait(now: SystemTime, window: VisitTime) -> Option<Duration> {
     const DAY: u64 = 24 * 60;
     let secs = now.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs();
     let minute = (secs / 60) % DAY;
-    let (start, end) = (u64::from(window.start_minute) % DAY, u64::from(window.end_minute) % DAY);
+    let (start, end) = (
+        u64::from(window.start_minute) % DAY,
+        u64::from(window.end_minute) % DAY,
+    );
     let open = if start <= end {
         (start..=end).contains(&minute)
     } else {
@@ -191,27 +202,54 @@ mod tests {
             wait: Duration::from_secs(1),
             ..Politeness::default()
         };
-        assert_eq!(p.delay(&Pace::default(), 0.0), (Duration::from_secs(1), Cause::Wait));
+        assert_eq!(
+            p.delay(&Pace::default(), 0.0),
+            (Duration::from_secs(1), Cause::Wait)
+        );
         let rate = Pace {
             crawl_delay: Some(2.0),
-            request_rate: Some(RequestRate { requests: 1, seconds: 5 }),
+            request_rate: Some(RequestRate {
+                requests: 1,
+                seconds: 5,
+            }),
             visit_time: None,
         };
-        assert_eq!(p.delay(&rate, 0.0), (Duration::from_secs(5), Cause::RequestRate));
+        assert_eq!(
+            p.delay(&rate, 0.0),
+            (Duration::from_secs(5), Cause::RequestRate)
+        );
         let none = Politeness::default();
-        assert_eq!(none.delay(&Pace::default(), 0.7), (Duration::ZERO, Cause::None));
+        assert_eq!(
+            none.delay(&Pace::default(), 0.7),
+            (Duration::ZERO, Cause::None)
+        );
     }
 
     #[test]
     fn a_long_crawl_delay_is_capped_and_nonsense_ignored() {
         let p = Politeness::default();
-        let long = Pace { crawl_delay: Some(3600.0), ..Pace::default() };
-        assert_eq!(p.delay(&long, 0.0), (Duration::from_secs(30), Cause::CrawlDelayCapped));
+        let long = Pace {
+            crawl_delay: Some(3600.0),
+            ..Pace::default()
+        };
+        assert_eq!(
+            p.delay(&long, 0.0),
+            (Duration::from_secs(30), Cause::CrawlDelayCapped)
+        );
         for d in [f64::NAN, f64::INFINITY, -1.0, 0.0] {
-            let pace = Pace { crawl_delay: Some(d), ..Pace::default() };
+            let pace = Pace {
+                crawl_delay: Some(d),
+                ..Pace::default()
+            };
             assert_eq!(p.delay(&pace, 0.0).1, Cause::None, "{d}");
         }
-        let zero_rate = Pace { request_rate: Some(RequestRate { requests: 0, seconds: 10 }), ..Pace::default() };
+        let zero_rate = Pace {
+            request_rate: Some(RequestRate {
+                requests: 0,
+                seconds: 10,
+            }),
+            ..Pace::default()
+        };
         assert_eq!(p.delay(&zero_rate, 0.0).1, Cause::None);
     }
 
@@ -229,11 +267,17 @@ mod tests {
 
     #[test]
     fn a_window_across_midnight_is_open_on_both_sides() {
-        let w = VisitTime { start_minute: 23 * 60, end_minute: 60 };
+        let w = VisitTime {
+            start_minute: 23 * 60,
+            end_minute: 60,
+        };
         let at = |h: u64, m: u64| UNIX_EPOCH + Duration::from_secs(h * 3600 + m * 60);
         assert_eq!(visit_wait(at(23, 30), w), None);
         assert_eq!(visit_wait(at(0, 30), w), None);
         assert_eq!(visit_wait(at(22, 0), w), Some(Duration::from_secs(3600)));
-        assert_eq!(visit_wait(at(1, 1), w), Some(Duration::from_secs(21 * 3600 + 59 * 60)));
+        assert_eq!(
+            visit_wait(at(1, 1), w),
+            Some(Duration::from_secs(21 * 3600 + 59 * 60))
+        );
     }
 }

@@ -278,7 +278,13 @@ mod tests {
             s.check(&url("http://a.test/x"), 6),
             Verdict::Out("-l 5: depth 6".into())
         );
-        let s = scope(ScopeOptions { level: None, ..Default::default() }, &["http://a.test/"]);
+        let s = scope(
+            ScopeOptions {
+                level: None,
+                ..Default::default()
+            },
+            &["http://a.test/"],
+        );
         assert_eq!(s.check(&url("http://a.test/x"), 1000), Verdict::Fetch);
     }
 
@@ -288,27 +294,56 @@ mod tests {
     fn other_hosts_need_span_hosts_and_match_domains() {
         let s = scope(ScopeOptions::default(), &["http://a.test/"]);
         assert_eq!(s.check(&url("http://a.test:8080/x"), 1), Verdict::Fetch);
-        assert!(matches!(s.check(&url("http://b.test/x"), 1), Verdict::Out(_)));
+        assert!(matches!(
+            s.check(&url("http://b.test/x"), 1),
+            Verdict::Out(_)
+        ));
         let s = scope(
-            ScopeOptions { span_hosts: true, domains: vec!["example.org,.b.test".into()], ..Default::default() },
+            ScopeOptions {
+                span_hosts: true,
+                domains: vec!["example.org,.b.test".into()],
+                ..Default::default()
+            },
             &["http://a.test/"],
         );
         assert_eq!(s.check(&url("http://www.b.test/x"), 1), Verdict::Fetch);
         assert_eq!(s.check(&url("http://b.test/x"), 1), Verdict::Fetch);
-        assert!(matches!(s.check(&url("http://notb.test/x"), 1), Verdict::Out(_)));
-        let s = scope(ScopeOptions { span_hosts: true, ..Default::default() }, &["http://a.test/"]);
+        assert!(matches!(
+            s.check(&url("http://notb.test/x"), 1),
+            Verdict::Out(_)
+        ));
+        let s = scope(
+            ScopeOptions {
+                span_hosts: true,
+                ..Default::default()
+            },
+            &["http://a.test/"],
+        );
         assert_eq!(s.check(&url("http://c.test/"), 1), Verdict::Fetch);
     }
 
     #[test]
     fn no_parent_keeps_below_the_start_directory_of_that_origin() {
         let s = scope(
-            ScopeOptions { no_parent: true, span_hosts: true, ..Default::default() },
+            ScopeOptions {
+                no_parent: true,
+                span_hosts: true,
+                ..Default::default()
+            },
             &["http://a.test/docs/guide/index.html"],
         );
-        assert_eq!(s.check(&url("http://a.test/docs/guide/p2.html"), 1), Verdict::Fetch);
-        assert!(matches!(s.check(&url("http://a.test/docs/"), 1), Verdict::Out(_)));
-        assert!(matches!(s.check(&url("http://a.test/docs/guidebook"), 1), Verdict::Out(_)));
+        assert_eq!(
+            s.check(&url("http://a.test/docs/guide/p2.html"), 1),
+            Verdict::Fetch
+        );
+        assert!(matches!(
+            s.check(&url("http://a.test/docs/"), 1),
+            Verdict::Out(_)
+        ));
+        assert!(matches!(
+            s.check(&url("http://a.test/docs/guidebook"), 1),
+            Verdict::Out(_)
+        ));
         // Another origin has no start directory to stay under.
         assert_eq!(s.check(&url("http://b.test/x"), 1), Verdict::Fetch);
     }
@@ -316,23 +351,41 @@ mod tests {
     #[test]
     fn accept_and_reject_by_suffix_or_glob_spare_html_pages() {
         let s = scope(
-            ScopeOptions { reject: vec!["*.png,.zip".into()], ..Default::default() },
+            ScopeOptions {
+                reject: vec!["*.png,.zip".into()],
+                ..Default::default()
+            },
             &["http://a.test/"],
         );
         assert_eq!(
             s.check(&url("http://a.test/i/a.png"), 1),
             Verdict::Out("--reject *.png".into())
         );
-        assert_eq!(s.check(&url("http://a.test/f.zip"), 1), Verdict::Out("--reject .zip".into()));
+        assert_eq!(
+            s.check(&url("http://a.test/f.zip"), 1),
+            Verdict::Out("--reject .zip".into())
+        );
         assert_eq!(s.check(&url("http://a.test/f.zip.txt"), 1), Verdict::Fetch);
         let s = scope(
-            ScopeOptions { accept: vec!["pdf".into()], ..Default::default() },
+            ScopeOptions {
+                accept: vec!["pdf".into()],
+                ..Default::default()
+            },
             &["http://a.test/"],
         );
         assert_eq!(s.check(&url("http://a.test/doc.pdf"), 1), Verdict::Fetch);
-        assert!(matches!(s.check(&url("http://a.test/pages/"), 1), Verdict::FetchForLinks(_)));
-        assert!(matches!(s.check(&url("http://a.test/p.HTML"), 1), Verdict::FetchForLinks(_)));
-        assert!(matches!(s.check(&url("http://a.test/img.png"), 1), Verdict::Out(_)));
+        assert!(matches!(
+            s.check(&url("http://a.test/pages/"), 1),
+            Verdict::FetchForLinks(_)
+        ));
+        assert!(matches!(
+            s.check(&url("http://a.test/p.HTML"), 1),
+            Verdict::FetchForLinks(_)
+        ));
+        assert!(matches!(
+            s.check(&url("http://a.test/img.png"), 1),
+            Verdict::Out(_)
+        ));
     }
 
     #[test]
@@ -346,9 +399,20 @@ mod tests {
             &["http://a.test/"],
         );
         assert_eq!(s.check(&url("http://a.test/keep/x"), 1), Verdict::Fetch);
-        assert!(matches!(s.check(&url("http://a.test/keep/x?sort=1"), 1), Verdict::Out(_)));
-        assert!(matches!(s.check(&url("http://a.test/other"), 1), Verdict::Out(_)));
-        let bad = ScopeOptions { reject: vec!["[".into()], ..Default::default() };
-        assert!(Scope::new(&bad, []).unwrap_err().starts_with("--reject: `[`"));
+        assert!(matches!(
+            s.check(&url("http://a.test/keep/x?sort=1"), 1),
+            Verdict::Out(_)
+        ));
+        assert!(matches!(
+            s.check(&url("http://a.test/other"), 1),
+            Verdict::Out(_)
+        ));
+        let bad = ScopeOptions {
+            reject: vec!["[".into()],
+            ..Default::default()
+        };
+        assert!(Scope::new(&bad, [])
+            .unwrap_err()
+            .starts_with("--reject: `[`"));
     }
 }

@@ -55,9 +55,15 @@ impl Via {
     /// The `Via` of a stored name.
     #[allow(clippy::should_implement_trait)]
     pub fn from_str(s: &str) -> Option<Via> {
-        [Via::Start, Via::Link, Via::Redirect, Via::Sitemap, Via::Robot]
-            .into_iter()
-            .find(|v| v.as_str() == s)
+        [
+            Via::Start,
+            Via::Link,
+            Via::Redirect,
+            Via::Sitemap,
+            Via::Robot,
+        ]
+        .into_iter()
+        .find(|v| v.as_str() == s)
     }
 }
 
@@ -313,7 +319,11 @@ pub trait Store: Send + Sync + 'static {
     fn log_mark(&self) -> impl Future<Output = Result<(i64, u64), StoreError>> + Send;
 
     /// Records where the log file stands.
-    fn set_log_mark(&self, seq: i64, len: u64) -> impl Future<Output = Result<(), StoreError>> + Send;
+    fn set_log_mark(
+        &self,
+        seq: i64,
+        len: u64,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
 
     /// Keeps a robots.txt answer.
     fn put_robots(&self, row: RobotsRow) -> impl Future<Output = Result<(), StoreError>> + Send;

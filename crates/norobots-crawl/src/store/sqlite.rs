@@ -131,7 +131,9 @@ impl SqliteStore {
         let thread = std::thread::Builder::new()
             .name("norobots-store".into())
             .spawn(move || run(state, rx))
-            .map_err(|e| StoreError::Sqlite(rusqlite::Error::ToSqlConversionFailure(Box::new(e))))?;
+            .map_err(|e| {
+                StoreError::Sqlite(rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
+            })?;
         Ok(SqliteStore {
             jobs: Some(jobs),
             thread: Some(thread),
@@ -148,7 +150,11 @@ impl SqliteStore {
         let job: Job = Box::new(move |state: &mut State| {
             let result = state.savepoint(f);
             Box::new(move |committed: bool| {
-                let _ = tx.send(if committed { result } else { Err(StoreError::Closed) });
+                let _ = tx.send(if committed {
+                    result
+                } else {
+                    Err(StoreError::Closed)
+                });
             })
         });
         let sent = self.jobs.as_ref().is_some_and(|j| j.send(job).is_ok());
@@ -207,10 +213,17 @@ impl State {
         conn.busy_timeout(std::time::Duration::from_secs(30))?;
         conn.execute_batch(SCHEMA_SQL)?;
         let found: Option<i64> = conn
-            .query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| r.get(0))
+            .query_row("SELECT value FROM meta WHERE key = 'schema'", [], |r| {
+                r.get(0)
+            })
             .optional()?;
         match found {
-            Some(v) if v > SCHEMA => return Err(StoreError::Newer { found: v, known: SCHEMA }),
+            Some(v) if v > SCHEMA => {
+                return Err(StoreError::Newer {
+                    found: v,
+                    known: SCHEMA,
+                })
+            }
             Some(_) => {}
             None => {
                 conn.execute("INSERT INTO meta VALUES ('schema', ?1)", [SCHEMA])?;
@@ -228,7 +241,8 @@ impl State {
     fn counts(conn: &Connection) -> Result<(i64, BTreeMap<Decision, u64>), StoreError> {
         let seq = conn.query_row("SELECT COALESCE(MAX(seq), 0) FROM urls", [], |r| r.get(0))?;
         let mut decided = BTreeMap::new();
-        let mut st = conn.prepare("SELECT decision, COUNT(*) FROM urls WHERE state = 2 GROUP BY decision")?;
+        let mut st =
+            conn.prepare("SELECT decision, COUNT(*) FROM urls WHERE state = 2 GROUP BY decision")?;
         let rows = st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
         for row in rows {
             let (d, n) = row?;
@@ -291,7 +305,14 @@ impl State {
                         "INSERT OR IGNORE INTO urls(url, host, state, depth, parent, via, hops)
                          VALUES (?1, ?2, 0, ?3, ?4, ?5, ?6)",
                     )?
-                    .execute(params![url.url, host, url.depth, url.parent, url.via.as_str(), url.hops])?
+                    .execute(params![
+                        url.url,
+                        host,
+                        url.depth,
+                        url.parent,
+                        url.via.as_str(),
+                        url.hops
+                    ])?
                     == 1;
                 if added {
                     self.conn
@@ -334,7 +355,13 @@ impl State {
         }
     }
 
-    fn update_host(&mut self, host: i64, u: &HostUpdate, leased: i64, queued: i64) -> Result<(), StoreError> {
+    fn update_host(
+        &mut self,
+        host: i64,
+        u: &HostUpdate,
+        leased: i64,
+        queued: i64,
+    ) -> Result<(), StoreError> {
         self.conn
             .prepare_cached(
                 "UPDATE hosts SET leased = MAX(0, leased + ?2), queued = MAX(0, queued + ?3),
@@ -343,7 +370,14 @@ impl State {
                     robots_tries = COALESCE(?6, robots_tries)
                  WHERE id = ?1",
             )?
-            .execute(params![host, leased, queued, u.not_before, u.delay_ms, u.robots_tries])?;
+            .execute(params![
+                host,
+                leased,
+                queued,
+                u.not_before,
+                u.delay_ms,
+                u.robots_tries
+            ])?;
         Ok(())
     }
 
@@ -384,7 +418,13 @@ impl State {
             .optional()?)
     }
 
-    fn claim(&mut self, now: i64, max: usize, per_host: u32, min_delay: i64) -> Result<Claim, StoreError> {
+    fn claim(
+        &mut self,
+        now: i64,
+        max: usize,
+        per_host: u32,
+        min_delay: i64,
+    ) -> Result<Claim, StoreError> {
         let per_host = i64::from(per_host.max(1));
         let due: Vec<(i64, String, i64, i64, u32)> = self
             .conn
@@ -405,7 +445,11 @@ impl State {
             }
             // A host with a delay gives one URL per delay; one without, as
             // many as it has room for.
-            let room = if delay_ms > 0 { 1 } else { (per_host - leased).max(0) };
+            let room = if delay_ms > 0 {
+                1
+            } else {
+                (per_host - leased).max(0)
+            };
             let take = room.min((max - leases.len()) as i64);
             let picked: Vec<Lease> = self
                 .conn
@@ -469,7 +513,9 @@ impl State {
         let ids: Vec<(i64, i64)> = match host {
             Some(h) => self
                 .conn
-                .prepare_cached("SELECT id, host FROM urls WHERE host = ?1 AND state = 0 ORDER BY id")?
+                .prepare_cached(
+                    "SELECT id, host FROM urls WHERE host = ?1 AND state = 0 ORDER BY id",
+                )?
                 .query_map([h], |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<Result<_, _>>()?,
             None => self
@@ -651,10 +697,19 @@ impl Store for SqliteStore {
     }
 
     fn log_mark(&self) -> impl Future<Output = Result<(i64, u64), StoreError>> + Send {
-        self.call(|s| Ok((meta_get(&s.conn, "log_seq")?, meta_get(&s.conn, "log_len")? as u64)))
+        self.call(|s| {
+            Ok((
+                meta_get(&s.conn, "log_seq")?,
+                meta_get(&s.conn, "log_len")? as u64,
+            ))
+        })
     }
 
-    fn set_log_mark(&self, seq: i64, len: u64) -> impl Future<Output = Result<(), StoreError>> + Send {
+    fn set_log_mark(
+        &self,
+        seq: i64,
+        len: u64,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send {
         self.call(move |s| {
             meta_set(&s.conn, "log_seq", seq)?;
             meta_set(&s.conn, "log_len", len as i64)
@@ -672,7 +727,13 @@ impl Store for SqliteStore {
             .unwrap_or_else(|_| "[]".into());
             s.conn
                 .prepare_cached("INSERT OR REPLACE INTO robots VALUES (?1, ?2, ?3, ?4, ?5)")?
-                .execute(params![row.origin, row.status, headers, row.body, row.fetched_at])?;
+                .execute(params![
+                    row.origin,
+                    row.status,
+                    headers,
+                    row.body,
+                    row.fetched_at
+                ])?;
             Ok(())
         })
     }
@@ -684,11 +745,15 @@ impl Store for SqliteStore {
                 .prepare_cached("SELECT origin, status, headers, body, fetched_at FROM robots")?;
             let rows = st.query_map([], |r| {
                 let headers: String = r.get(2)?;
-                let headers: Vec<(String, String)> = serde_json::from_str(&headers).unwrap_or_default();
+                let headers: Vec<(String, String)> =
+                    serde_json::from_str(&headers).unwrap_or_default();
                 Ok(RobotsRow {
                     origin: r.get(0)?,
                     status: r.get(1)?,
-                    headers: headers.into_iter().map(|(n, v)| (n, v.into_bytes())).collect(),
+                    headers: headers
+                        .into_iter()
+                        .map(|(n, v)| (n, v.into_bytes()))
+                        .collect(),
                     body: r.get(3)?,
                     fetched_at: r.get(4)?,
                 })
@@ -723,7 +788,13 @@ impl Store for SqliteStore {
                  WHERE u.state = 2 GROUP BY h.origin, u.decision",
             )?;
             let mut out = HostCounts::new();
-            let rows = st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?)))?;
+            let rows = st.query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, i64>(2)?,
+                ))
+            })?;
             for row in rows {
                 let (origin, d, n) = row?;
                 if let Ok(d) = d.parse::<Decision>() {

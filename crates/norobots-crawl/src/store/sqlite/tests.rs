@@ -22,10 +22,14 @@ async fn a_newer_schema_is_refused() {
     let path = dir.path().join("s.sqlite");
     drop(SqliteStore::open(&path).unwrap());
     let conn = Connection::open(&path).unwrap();
-    conn.execute("UPDATE meta SET value = 99 WHERE key = 'schema'", []).unwrap();
+    conn.execute("UPDATE meta SET value = 99 WHERE key = 'schema'", [])
+        .unwrap();
     drop(conn);
     match SqliteStore::open(&path) {
-        Err(StoreError::Newer { found: 99, known: SCHEMA }) => {}
+        Err(StoreError::Newer {
+            found: 99,
+            known: SCHEMA,
+        }) => {}
         Err(e) => panic!("{e}"),
         Ok(_) => panic!("opened a newer schema"),
     }
@@ -45,7 +49,8 @@ async fn a_failing_job_leaves_the_others_of_its_batch() {
         outcome: None,
     }]);
     let bad = store.call(|s: &mut State| -> Result<(), StoreError> {
-        s.conn.execute("INSERT INTO hosts(origin) VALUES ('http://z')", [])?;
+        s.conn
+            .execute("INSERT INTO hosts(origin) VALUES ('http://z')", [])?;
         s.conn.execute("INSERT INTO nowhere VALUES (1)", [])?;
         Ok(())
     });
@@ -53,7 +58,13 @@ async fn a_failing_job_leaves_the_others_of_its_batch() {
     assert_eq!(ok.unwrap(), [true]);
     assert!(bad.is_err());
     let origins: i64 = store
-        .call(|s: &mut State| Ok(s.conn.query_row("SELECT COUNT(*) FROM hosts WHERE origin = 'http://z'", [], |r| r.get(0))?))
+        .call(|s: &mut State| {
+            Ok(s.conn.query_row(
+                "SELECT COUNT(*) FROM hosts WHERE origin = 'http://z'",
+                [],
+                |r| r.get(0),
+            )?)
+        })
         .await
         .unwrap();
     assert_eq!(origins, 0);
