@@ -18,7 +18,7 @@
 //! rules, a bounded filter of URLs already sent to the store) and counts.
 
 use std::collections::{BTreeMap, HashSet};
-use std::hash::{BuildHasher, RandomState};
+use std::hash::BuildHasher;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -129,8 +129,8 @@ pub struct Summary {
 
 /// Remembers, in bounded memory, URLs already handed to the store.
 struct Seen {
-    hashes: HashSet<u64>,
-    hasher: RandomState,
+    hashes: HashSet<u64, foldhash::fast::RandomState>,
+    hasher: foldhash::fast::RandomState,
 }
 
 impl Seen {
@@ -251,8 +251,8 @@ impl<S: Store> Crawler<S> {
                 mirror,
                 warc: None,
                 seen: Mutex::new(Seen {
-                    hashes: HashSet::new(),
-                    hasher: RandomState::new(),
+                    hashes: HashSet::default(),
+                    hasher: foldhash::fast::RandomState::default(),
                 }),
                 progress: Arc::new(Progress::default()),
                 notify: Notify::new(),
@@ -311,6 +311,7 @@ impl<S: Store> Crawler<S> {
             })
             .collect();
         inner.store.add(start_urls).await?;
+        inner.store.flush().await?;
 
         let log_done = Arc::new(AtomicBool::new(false));
         let log_task = match &inner.config.log {
@@ -345,6 +346,7 @@ impl<S: Store> Crawler<S> {
             }
         }
         result?;
+        inner.store.flush().await?;
         if let Some(w) = &inner.warc {
             w.lock().unwrap_or_else(|e| e.into_inner()).sync()?;
         }
@@ -497,7 +499,7 @@ impl<S: Store> Crawler<S> {
         let checks_robots = lease.via != Via::Start || inner.config.robots_first_page;
         if let (Some(gate), true) = (&inner.gate, checks_robots) {
             let (answer, fetched) = gate.check(&url).await;
-            pace = gate.pace(&url);
+            pace = gate.pace(&lease.origin);
             if let Some(entry) = &fetched {
                 self.robots_fetched(&url, entry, &pace).await?;
             }

@@ -54,7 +54,14 @@ pub struct Gate {
     /// One lock per origin being fetched, so that exactly one check
     /// fetches and knows it did.
     loading: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    /// The pace of each origin's last robots.txt, read once per fetch
+    /// rather than once per URL.
+    paces: Mutex<HashMap<String, Pace>>,
 }
+
+/// Origins whose pace is kept; past this the map starts over (a pace is
+/// read again from the cached file when asked).
+const PACES: usize = 100_000;
 
 impl Gate {
     /// A gate over `cache` for the robot `agent` (its product token).
@@ -63,6 +70,7 @@ impl Gate {
             cache,
             agent: agent.to_owned(),
             loading: Mutex::new(HashMap::new()),
+            paces: Mutex::new(HashMap::new()),
         }
     }
 
@@ -75,10 +83,16 @@ impl Gate {
     /// fetched the origin's robots.txt (or revalidated it).
     pub async fn check(&self, url: &url::Url) -> (Answer, Option<Arc<Entry>>) {
         let text = url.as_str();
-        let fresh = matches!(self.cache.entry(text), Ok(Some(e)) if e.is_fresh());
         let mut fetched = None;
-        if !fresh {
+        if !self.cache.is_fresh(text) {
             fetched = self.load(url).await;
+            if let Some(entry) = &fetched {
+                let mut paces = self.paces.lock().unwrap_or_else(|e| e.into_inner());
+                if paces.len() >= PACES {
+                    paces.clear();
+                }
+                paces.insert(entry.origin().as_str().to_owned(), self.pace_of(entry));
+            }
         }
         let answer = match self.cache.check(text, &self.agent).await {
             Ok(d) => self.answer(url, d),
@@ -111,6 +125,9 @@ impl Gate {
     }
 
     fn answer(&self, url: &url::Url, d: CacheDecision) -> Answer {
+        if d.is_allowed() {
+            return Answer::Allow;
+        }
         let robots_url = norobots_fetch::robots_url(url.as_str())
             .map(|u| u.to_string())
             .unwrap_or_default();
@@ -143,16 +160,28 @@ impl Gate {
         }
     }
 
-    /// What the origin's robots.txt says of the pace for this robot, from
-    /// the cached entry.
-    pub fn pace(&self, url: &url::Url) -> Pace {
-        match self.cache.entry(url.as_str()) {
-            Ok(Some(e)) => Pace {
-                crawl_delay: e.crawl_delay(&self.agent),
-                request_rate: e.request_rate(&self.agent),
-                visit_time: e.visit_time(&self.agent),
-            },
+    /// What the robots.txt of `origin` (as `Origin` spells it) says of the
+    /// pace for this robot.
+    pub fn pace(&self, origin: &str) -> Pace {
+        if let Some(p) = self
+            .paces
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(origin)
+        {
+            return *p;
+        }
+        match self.cache.entry(origin) {
+            Ok(Some(e)) => self.pace_of(&e),
             _ => Pace::default(),
+        }
+    }
+
+    fn pace_of(&self, e: &Entry) -> Pace {
+        Pace {
+            crawl_delay: e.crawl_delay(&self.agent),
+            request_rate: e.request_rate(&self.agent),
+            visit_time: e.visit_time(&self.agent),
         }
     }
 }
@@ -184,7 +213,7 @@ mod tests {
                 rule: "Disallow: /x".into()
             })
         );
-        assert_eq!(g.pace(&url).crawl_delay, Some(2.0));
+        assert_eq!(g.pace("http://a.test").crawl_delay, Some(2.0));
         let ok = url::Url::parse("http://a.test/y").unwrap();
         let (answer, fetched) = g.check(&ok).await;
         assert_eq!(answer, Answer::Allow);

@@ -107,6 +107,7 @@ impl LogWriter {
     /// how far the file got. Returns how many lines were written.
     pub async fn catch_up(&mut self, store: &impl Store) -> Result<u64, LogError> {
         let mut written = 0;
+        store.flush().await?;
         loop {
             let rows = store.decided_after(self.seq, 4096).await?;
             if rows.is_empty() {

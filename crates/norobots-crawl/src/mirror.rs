@@ -456,6 +456,7 @@ mod disk {
     use std::fs::File;
     use std::os::fd::{AsFd, OwnedFd};
     use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
     use std::sync::{Mutex, MutexGuard};
 
     use rustix::fs::{self as rfs, AtFlags, FileType, Mode, OFlags};
@@ -521,13 +522,25 @@ mod disk {
         layout: Layout,
         state: Mutex<State>,
         temp: AtomicU64,
+        /// Counts changes of the tree's shape (a directory made, a name
+        /// moved aside), so that a save can tell whether the place it
+        /// chose before writing still holds after.
+        shape: AtomicU64,
     }
 
     /// Names given out under `-nd`, by file name.
     #[derive(Debug, Default)]
     struct State {
         families: HashMap<String, Family>,
+        /// Directories already opened (each component with `O_NOFOLLOW`),
+        /// by their path under the prefix: a site's pages share a few
+        /// directories, and opening each component again for every page
+        /// was most of the cost of saving one.
+        dirs: HashMap<PathBuf, Arc<OwnedFd>>,
     }
+
+    /// Directories kept open at most; past this the cache starts over.
+    const DIR_CACHE: usize = 512;
 
     /// The files `x.html`, `x.html.1`, ... and whose they are.
     #[derive(Debug, Default)]
@@ -538,7 +551,7 @@ mod disk {
 
     /// Where one page goes: its directory, open, and its name in it.
     struct Place {
-        dir: OwnedFd,
+        dir: Arc<OwnedFd>,
         rel: PathBuf,
         name: String,
     }
@@ -567,6 +580,7 @@ mod disk {
                 layout,
                 state: Mutex::new(State::default()),
                 temp: AtomicU64::new(0),
+                shape: AtomicU64::new(0),
             })
         }
 
@@ -613,11 +627,16 @@ mod disk {
             let mut state = self.lock();
             let place = self.place(url, &mut state)?;
             let fd = retry(|| {
-                match rfs::unlinkat(&place.dir, place.name.as_str(), AtFlags::empty()) {
+                match rfs::unlinkat(&*place.dir, place.name.as_str(), AtFlags::empty()) {
                     Ok(()) | Err(Errno::NOENT) => {}
                     Err(e) => return Err(e),
                 }
-                rfs::openat(&place.dir, place.name.as_str(), create_flags(), file_mode())
+                rfs::openat(
+                    &*place.dir,
+                    place.name.as_str(),
+                    create_flags(),
+                    file_mode(),
+                )
             })?;
             if !self.layout.dirs {
                 tag(&fd, url);
@@ -638,23 +657,34 @@ mod disk {
         /// assert_eq!((path, n), (dir.path().join("h.example/a?x=1"), 4));
         /// ```
         pub fn save(&self, url: &Url, body: &mut impl io::Read) -> io::Result<(PathBuf, u64)> {
-            let (dir, temp, fd) = {
+            let (dir, temp, fd, first, shape) = {
                 let mut state = self.lock();
-                let place = self.place(url, &mut state)?;
                 let temp = format!(
                     "{MARK}tmp.{}.{}",
                     std::process::id(),
                     self.temp.fetch_add(1, Ordering::Relaxed)
                 );
-                let fd = rfs::openat(&place.dir, temp.as_str(), create_flags(), file_mode())?;
-                (place.dir, temp, fd)
+                let mut place = self.place(url, &mut state)?;
+                let fd = match rfs::openat(&*place.dir, temp.as_str(), create_flags(), file_mode())
+                {
+                    Ok(fd) => fd,
+                    // A directory kept open was removed under the mirror:
+                    // open the path afresh.
+                    Err(_) => {
+                        state.dirs.clear();
+                        place = self.place(url, &mut state)?;
+                        rfs::openat(&*place.dir, temp.as_str(), create_flags(), file_mode())?
+                    }
+                };
+                let shape = self.shape.load(Ordering::Relaxed);
+                (Arc::clone(&place.dir), temp, fd, place, shape)
             };
             let mut file = File::from(fd);
             let written = io::copy(body, &mut file);
             let written = match written {
                 Ok(n) => n,
                 Err(e) => {
-                    let _ = rfs::unlinkat(&dir, temp.as_str(), AtFlags::empty());
+                    let _ = rfs::unlinkat(&*dir, temp.as_str(), AtFlags::empty());
                     return Err(e);
                 }
             };
@@ -663,14 +693,20 @@ mod disk {
             }
             drop(file);
             // The tree may have changed while the body was written (another
-            // page may have made this name a directory): place it again.
+            // page may have made this name a directory): place it again,
+            // unless nothing has changed shape since.
             let mut state = self.lock();
-            let result = self.place(url, &mut state).and_then(|place| {
-                rfs::renameat(&dir, temp.as_str(), &place.dir, place.name.as_str())?;
+            let place = if self.shape.load(Ordering::Relaxed) == shape {
+                Ok(first)
+            } else {
+                self.place(url, &mut state)
+            };
+            let result = place.and_then(|place| {
+                rfs::renameat(&*dir, temp.as_str(), &*place.dir, place.name.as_str())?;
                 Ok(self.full(&place))
             });
             if result.is_err() {
-                let _ = rfs::unlinkat(&dir, temp.as_str(), AtFlags::empty());
+                let _ = rfs::unlinkat(&*dir, temp.as_str(), AtFlags::empty());
             }
             result.map(|path| (path, written))
         }
@@ -690,19 +726,29 @@ mod disk {
         fn place(&self, url: &Url, state: &mut State) -> io::Result<Place> {
             let mut names = self.layout.components(url);
             let file = names.pop().unwrap_or_else(|| INDEX.to_string());
-            let mut dir = self.root.try_clone()?;
-            let mut rel = PathBuf::new();
-            for name in &names {
-                dir = self.enter(&dir, name)?;
-                rel.push(name);
-            }
+            let mut rel: PathBuf = names.iter().collect();
+            let mut dir = match state.dirs.get(&rel) {
+                Some(d) => Arc::clone(d),
+                None => {
+                    let mut dir = self.root.try_clone()?;
+                    for name in &names {
+                        dir = self.enter(&dir, name)?;
+                    }
+                    let dir = Arc::new(dir);
+                    if state.dirs.len() >= DIR_CACHE {
+                        state.dirs.clear();
+                    }
+                    state.dirs.insert(rel.clone(), Arc::clone(&dir));
+                    dir
+                }
+            };
             if !self.layout.dirs {
                 let name = self.numbered(&dir, file, url, state)?;
                 return Ok(Place { dir, rel, name });
             }
             match kind(&dir, &file) {
                 Some(FileType::Directory) => {
-                    dir = self.enter(&dir, &file)?;
+                    dir = Arc::new(self.enter(&dir, &file)?);
                     rel.push(&file);
                     Ok(Place {
                         dir,
@@ -726,7 +772,10 @@ mod disk {
                 match rfs::openat(parent, name, flags, Mode::empty()) {
                     Ok(fd) => return Ok(fd),
                     Err(Errno::NOENT) => match rfs::mkdirat(parent, name, dir_mode()) {
-                        Ok(()) | Err(Errno::EXIST) => continue,
+                        Ok(()) | Err(Errno::EXIST) => {
+                            self.shape.fetch_add(1, Ordering::Relaxed);
+                            continue;
+                        }
                         Err(e) => return Err(e.into()),
                     },
                     // A file, a symlink, a fifo: not a directory we made.
@@ -736,6 +785,7 @@ mod disk {
                             std::process::id(),
                             self.temp.fetch_add(1, Ordering::Relaxed)
                         );
+                        self.shape.fetch_add(1, Ordering::Relaxed);
                         rfs::renameat(parent, name, parent, temp.as_str())?;
                         rfs::mkdirat(parent, name, dir_mode())?;
                         let dir = rfs::openat(parent, name, flags, Mode::empty())?;

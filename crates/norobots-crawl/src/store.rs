@@ -243,10 +243,15 @@ pub enum StoreError {
     Closed,
 }
 
-/// The crawl's state, as the engine sees it. Every method is one
-/// transaction: after a crash the store holds what was done before the
-/// last one that returned, and nothing of later ones.
+/// The crawl's state, as the engine sees it. Every method is applied
+/// whole or not at all, in the order of the calls; a store may group
+/// calls into one commit, so after a crash it holds what the calls up to
+/// some point did (at the latest the last [`Store::flush`]) and nothing of
+/// later ones.
 pub trait Store: Send + Sync + 'static {
+    /// Makes every change so far durable.
+    fn flush(&self) -> impl Future<Output = Result<(), StoreError>> + Send;
+
     /// Adds URLs; each is added once (the seen set), later additions of the
     /// same URL change nothing. Returns, per URL, whether it was new.
     fn add(&self, urls: Vec<NewUrl>) -> impl Future<Output = Result<Vec<bool>, StoreError>> + Send;
@@ -307,7 +312,9 @@ pub trait Store: Send + Sync + 'static {
     /// returns how many.
     fn recover(&self) -> impl Future<Output = Result<u64, StoreError>> + Send;
 
-    /// Final decisions after `seq`, in log order, at most `limit`.
+    /// Final decisions after `seq`, in log order, at most `limit`; only
+    /// durable ones, so that a log written from them never holds a
+    /// decision a crash could take back.
     fn decided_after(
         &self,
         seq: i64,

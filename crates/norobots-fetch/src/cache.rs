@@ -803,6 +803,40 @@ impl RobotsCache {
         Ok(self.load_key(origin.as_str()).await)
     }
 
+    /// Whether a fresh entry for `url`'s origin is cached, so that the next
+    /// check answers without a fetch: for a crawler that must know when a
+    /// check is the one that fetches (a request to the host). Costs what a
+    /// hit costs, and counts as none.
+    ///
+    /// ```
+    /// use norobots_fetch::{Origin, RobotsCache};
+    ///
+    /// let cache = RobotsCache::new(Default::default()).unwrap();
+    /// assert!(!cache.is_fresh("http://a.example/x"));
+    /// cache.insert(&Origin::of("http://a.example").unwrap(), 404, Default::default(), b"");
+    /// assert!(cache.is_fresh("http://a.example/x"));
+    /// assert!(!cache.is_fresh("not a url"));
+    /// ```
+    pub fn is_fresh(&self, url: &str) -> bool {
+        let mut buf = KeyBuf::new();
+        let owned;
+        let key = match fast_key(url, &mut buf) {
+            Some(key) => key,
+            None => match Origin::of(url) {
+                Ok(origin) => {
+                    owned = origin;
+                    owned.as_str()
+                }
+                Err(_) => return false,
+            },
+        };
+        let shard = self.inner.shard(key);
+        let map = shard.map.read().unwrap_or_else(|e| e.into_inner());
+        map.get(key)
+            .and_then(|slot| slot.entry.as_deref())
+            .is_some_and(|entry| Instant::now() < entry.fresh_until)
+    }
+
     /// The entry cached for `url`'s origin, fresh or not, without fetching.
     ///
     /// ```

@@ -181,9 +181,10 @@ pub(crate) fn fast_key<'a>(url: &'a str, buf: &'a mut KeyBuf) -> Option<&'a str>
     let last = &b[label..host_end];
     // An empty host or last label (`a.example.`), punycode, or a last label
     // that makes the host an IPv4 address to the WHATWG parser (`0x7f.1`).
+    let numeric = !last.is_empty() && last.iter().all(u8::is_ascii_digit);
     if last.is_empty()
         || is_punycode(last)
-        || last.iter().all(u8::is_ascii_digit)
+        || (numeric && !is_dotted_quad(&b[start..host_end]))
         || (last.len() >= 2 && last[0] == b'0' && (last[1] | 0x20) == b'x')
     {
         return None;
@@ -230,6 +231,25 @@ pub(crate) fn fast_key<'a>(url: &'a str, buf: &'a mut KeyBuf) -> Option<&'a str>
     out[scheme.len() + host.len()..].copy_from_slice(port);
     // Only ASCII was written.
     std::str::from_utf8(out).ok()
+}
+
+/// Whether `host` is an IPv4 address as the WHATWG parser writes one: four
+/// decimal parts of 0 to 255 without leading zeros (`127.0.0.1`); other
+/// spellings (`0127.1`, `2130706433`) are the url crate's to read.
+fn is_dotted_quad(host: &[u8]) -> bool {
+    let mut parts = 0;
+    for part in host.split(|&b| b == b'.') {
+        parts += 1;
+        let canonical = !part.is_empty()
+            && part.len() <= 3
+            && part.iter().all(u8::is_ascii_digit)
+            && (part.len() == 1 || part[0] != b'0')
+            && part.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0')) <= 255;
+        if !canonical {
+            return false;
+        }
+    }
+    parts == 4
 }
 
 fn is_punycode(label: &[u8]) -> bool {
@@ -302,7 +322,6 @@ mod tests {
     fn odd_hosts_take_the_slow_path_and_agree() {
         for url in [
             "http://0x7f.1/",
-            "http://127.0.0.1:8080/",
             "http://[::1]/",
             "http://xn--bcher-kva.example/",
             "http://bücher.example/",
@@ -349,7 +368,40 @@ mod tests {
         }
     }
 
+    // A crawler of its own machine asks about 127.0.0.1 all day: the fast
+    // path takes a canonical IPv4 address, and leaves the others.
+    #[test]
+    fn dotted_quads_take_the_fast_path_and_odd_ones_do_not() {
+        for (url, origin) in [
+            ("http://127.0.0.1:8080/a", "http://127.0.0.1:8080"),
+            ("https://10.0.0.255/", "https://10.0.0.255"),
+        ] {
+            assert_eq!(fast(url).as_deref(), Some(origin));
+            assert_eq!(slow(url).as_deref(), Some(origin));
+        }
+        for odd in [
+            "http://127.1/",
+            "http://0127.0.0.1/",
+            "http://256.0.0.1/",
+            "http://1.2.3.4.5/",
+            "http://2130706433/",
+        ] {
+            assert_eq!(fast(odd), None, "{odd}");
+        }
+    }
+
     proptest::proptest! {
+        #[test]
+        fn numeric_hosts_read_as_the_url_crate_reads_them(
+            host in "[0-9]{1,4}(\\.[0-9]{1,4}){0,4}",
+            port in proptest::option::of(":[0-9]{1,5}"),
+        ) {
+            let url = format!("http://{host}{}/x", port.unwrap_or_default());
+            if let Some(f) = fast(&url) {
+                proptest::prop_assert_eq!(Some(f), slow(&url), "{}", url);
+            }
+        }
+
         // Whatever the fast path accepts, the url crate reads the same way.
         #[test]
         fn fast_key_matches_the_url_crate(

@@ -1,22 +1,32 @@
-//! [`Store`] in one SQLite file, on a thread of its own.
+//! [`Store`] in one SQLite file.
 //!
-//! Every call becomes a job for that thread. The thread runs what has
-//! queued up in one transaction, each job in a savepoint of its own (so a
-//! failing job undoes only itself), commits, and only then answers: an
-//! answer means the change is on disk, in the write-ahead log. With
-//! `synchronous = NORMAL` a commit survives the process being killed at
+//! Changes go into a transaction that is committed every
+//! [`COMMIT_EVERY`] or [`COMMIT_OPS`] changes, whichever comes first, and
+//! on [`Store::flush`]: grouping commits is what lets thousands of pages
+//! a second be recorded, where a commit each would write the same pages
+//! of the file again and again. Each call runs in a savepoint of its own,
+//! so a failing call undoes only itself. With the write-ahead log and
+//! `synchronous = NORMAL`, a commit survives the process being killed at
 //! any moment (a power cut may lose the last ones, never corrupt the
-//! file). Grouping commits this way is what lets thousands of pages a
-//! second be recorded one transaction each, as far as the engine knows.
+//! file).
 //!
-//! The queue lives in the file, not in memory: memory holds SQLite's page
+//! What a kill loses is the last uncommitted group, and that is always
+//! safe to lose: the calls are applied in order, so the store comes back
+//! as it was at a commit, with the URLs leased after it queued again
+//! ([`Store::recover`]). Nothing outside the store depends on an
+//! uncommitted change: the log is written only from committed decisions
+//! ([`Store::decided_after`] returns no others).
+//!
+//! The calls run on the caller's thread, under a lock: each is a few
+//! indexed statements, shorter than handing it to another thread. The
+//! queue lives in the file, not in memory: memory holds SQLite's page
 //! cache (16 MiB), the counts by decision and a cache of host ids.
 
 use std::collections::{BTreeMap, HashMap};
-use std::future::Future;
+use std::future::{ready, Future};
 use std::path::Path;
-use std::sync::mpsc;
-use std::thread::JoinHandle;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -29,9 +39,11 @@ use crate::decision::{Decision, Reason};
 /// The schema this code writes; a newer file is refused.
 const SCHEMA: i64 = 1;
 
-/// At most this many jobs share a transaction, so that one answer never
-/// waits behind an unbounded batch.
-const BATCH: usize = 512;
+/// Changes are committed at least this often.
+pub const COMMIT_EVERY: Duration = Duration::from_millis(50);
+
+/// ... and at least every this many calls.
+pub const COMMIT_OPS: u32 = 2048;
 
 /// Host ids kept in memory; past this the cache starts over.
 const HOST_CACHE: usize = 100_000;
@@ -80,20 +92,23 @@ CREATE TABLE IF NOT EXISTS robots (
 const QUEUED: i64 = 0;
 const LEASED: i64 = 1;
 
-/// What the store's thread owns.
+/// What the store owns: the connection, with a transaction open.
 struct State {
     conn: Connection,
-    /// The last `seq` given out.
+    /// The last `seq` given out, and the last committed.
     seq: i64,
+    committed_seq: i64,
     hosts: HashMap<String, i64>,
+    /// The host of each URL leased in this run, so that completing one
+    /// needs no lookup.
+    leased: HashMap<UrlId, i64>,
     decided: BTreeMap<Decision, u64>,
+    /// Calls since the last commit, and when it was.
+    ops: u32,
+    last_commit: Instant,
 }
 
-type Reply = Box<dyn FnOnce(bool) + Send>;
-type Job = Box<dyn FnOnce(&mut State) -> Reply + Send>;
-
-/// The SQLite store. Cheap to share behind an `Arc`; dropping the last
-/// handle lets the thread finish its queue and close the file.
+/// The SQLite store.
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
@@ -110,8 +125,7 @@ type Job = Box<dyn FnOnce(&mut State) -> Reply + Send>;
 /// # Ok(()) }
 /// ```
 pub struct SqliteStore {
-    jobs: Option<mpsc::Sender<Job>>,
-    thread: Option<JoinHandle<()>>,
+    state: Mutex<State>,
 }
 
 impl SqliteStore {
@@ -127,85 +141,40 @@ impl SqliteStore {
 
     fn start(conn: Connection) -> Result<SqliteStore, StoreError> {
         let state = State::new(conn)?;
-        let (jobs, rx) = mpsc::channel::<Job>();
-        let thread = std::thread::Builder::new()
-            .name("norobots-store".into())
-            .spawn(move || run(state, rx))
-            .map_err(|e| {
-                StoreError::Sqlite(rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
-            })?;
+        state.conn.execute_batch("BEGIN IMMEDIATE")?;
         Ok(SqliteStore {
-            jobs: Some(jobs),
-            thread: Some(thread),
+            state: Mutex::new(state),
         })
     }
 
-    /// Runs `f` on the store's thread, in the next transaction; resolves
-    /// once that transaction committed.
+    /// Runs `f` in a savepoint of the open transaction, and commits when
+    /// the group is due.
     fn call<R: Send + 'static>(
         &self,
-        f: impl FnOnce(&mut State) -> Result<R, StoreError> + Send + 'static,
+        f: impl FnOnce(&mut State) -> Result<R, StoreError>,
     ) -> impl Future<Output = Result<R, StoreError>> + Send {
-        let (tx, rx) = tokio::sync::oneshot::channel();
-        let job: Job = Box::new(move |state: &mut State| {
-            let result = state.savepoint(f);
-            Box::new(move |committed: bool| {
-                let _ = tx.send(if committed {
-                    result
-                } else {
-                    Err(StoreError::Closed)
-                });
-            })
-        });
-        let sent = self.jobs.as_ref().is_some_and(|j| j.send(job).is_ok());
-        async move {
-            if !sent {
-                return Err(StoreError::Closed);
-            }
-            rx.await.unwrap_or(Err(StoreError::Closed))
-        }
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let result = state.savepoint(f);
+        state.ops += 1;
+        let result = match state.commit_if_due() {
+            Ok(()) => result,
+            Err(e) => Err(e),
+        };
+        ready(result)
     }
 }
 
 impl Drop for SqliteStore {
     fn drop(&mut self) {
-        // The thread ends once its queue is empty and no sender is left.
-        self.jobs = None;
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-/// The thread: a transaction per batch of whatever jobs are waiting.
-fn run(mut state: State, rx: mpsc::Receiver<Job>) {
-    while let Ok(first) = rx.recv() {
-        let mut replies = Vec::new();
-        let began = state.conn.execute_batch("BEGIN IMMEDIATE").is_ok();
-        replies.push(first(&mut state));
-        while replies.len() < BATCH {
-            match rx.try_recv() {
-                Ok(job) => replies.push(job(&mut state)),
-                Err(_) => break,
-            }
-        }
-        let committed = began && state.conn.execute_batch("COMMIT").is_ok();
-        if !committed {
-            let _ = state.conn.execute_batch("ROLLBACK");
-            state.hosts.clear();
-            // What the jobs counted in memory is undone with them.
-            if let Ok(fresh) = State::counts(&state.conn) {
-                (state.seq, state.decided) = fresh;
-            }
-        }
-        for reply in replies {
-            reply(committed);
-        }
+        let state = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
+        let _ = state.commit();
     }
 }
 
 impl State {
     fn new(conn: Connection) -> Result<State, StoreError> {
+        // Every statement of this file stays prepared (rusqlite keeps 16).
+        conn.set_prepared_statement_cache_capacity(64);
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "cache_size", -16_000)?;
@@ -233,9 +202,30 @@ impl State {
         Ok(State {
             conn,
             seq,
+            committed_seq: seq,
             hosts: HashMap::new(),
+            leased: HashMap::new(),
             decided,
+            ops: 0,
+            last_commit: Instant::now(),
         })
+    }
+
+    fn commit_if_due(&mut self) -> Result<(), StoreError> {
+        if self.ops >= COMMIT_OPS || self.last_commit.elapsed() >= COMMIT_EVERY {
+            self.commit()?;
+        }
+        Ok(())
+    }
+
+    /// Commits the open transaction and opens the next.
+    fn commit(&mut self) -> Result<(), StoreError> {
+        self.conn.prepare_cached("COMMIT")?.execute([])?;
+        self.committed_seq = self.seq;
+        self.ops = 0;
+        self.last_commit = Instant::now();
+        self.conn.prepare_cached("BEGIN IMMEDIATE")?.execute([])?;
+        Ok(())
     }
 
     fn counts(conn: &Connection) -> Result<(i64, BTreeMap<Decision, u64>), StoreError> {
@@ -258,15 +248,17 @@ impl State {
         &mut self,
         f: impl FnOnce(&mut State) -> Result<R, StoreError>,
     ) -> Result<R, StoreError> {
-        self.conn.execute_batch("SAVEPOINT job")?;
+        self.conn.prepare_cached("SAVEPOINT job")?.execute([])?;
         let (seq, decided) = (self.seq, self.decided.clone());
         let result = f(self);
         if result.is_err() {
-            let _ = self.conn.execute_batch("ROLLBACK TO job");
+            if let Ok(mut st) = self.conn.prepare_cached("ROLLBACK TO job") {
+                let _ = st.execute([]);
+            }
             (self.seq, self.decided) = (seq, decided);
             self.hosts.clear();
         }
-        let _ = self.conn.execute_batch("RELEASE job");
+        self.conn.prepare_cached("RELEASE job")?.execute([])?;
         result
     }
 
@@ -384,19 +376,14 @@ impl State {
     /// Makes URL `id` final with `outcome`; false when it was not leased
     /// (a stale lease changes nothing).
     fn finalize(&mut self, id: UrlId, outcome: &Final, from: i64) -> Result<bool, StoreError> {
-        let state: Option<i64> = self
+        // The state test is in the UPDATE: one statement, and a stale
+        // lease matches no row.
+        let seq = self.seq + 1;
+        let changed = self
             .conn
-            .prepare_cached("SELECT state FROM urls WHERE id = ?1")?
-            .query_row([id], |r| r.get(0))
-            .optional()?;
-        if state != Some(from) {
-            return Ok(false);
-        }
-        let seq = self.next_seq(outcome.decision);
-        self.conn
             .prepare_cached(
                 "UPDATE urls SET state = 2, decision = ?2, reason = ?3, status = ?4, bytes = ?5,
-                    time = ?6, seq = ?7 WHERE id = ?1",
+                    time = ?6, seq = ?7 WHERE id = ?1 AND state = ?8",
             )?
             .execute(params![
                 id,
@@ -405,12 +392,19 @@ impl State {
                 outcome.status,
                 outcome.bytes.map(|b| b as i64),
                 outcome.time,
-                seq
+                seq,
+                from
             ])?;
-        Ok(true)
+        if changed == 1 {
+            self.next_seq(outcome.decision);
+        }
+        Ok(changed == 1)
     }
 
-    fn host_of(&self, id: UrlId) -> Result<Option<i64>, StoreError> {
+    fn host_of(&mut self, id: UrlId) -> Result<Option<i64>, StoreError> {
+        if let Some(h) = self.leased.remove(&id) {
+            return Ok(Some(h));
+        }
         Ok(self
             .conn
             .prepare_cached("SELECT host FROM urls WHERE id = ?1")?
@@ -426,16 +420,20 @@ impl State {
         min_delay: i64,
     ) -> Result<Claim, StoreError> {
         let per_host = i64::from(per_host.max(1));
+        // Limits are written into the statements, not bound: SQLite
+        // prepares a statement again on every run when its LIMIT is a
+        // parameter (with STAT4, which the bundled build enables).
         let due: Vec<(i64, String, i64, i64, u32)> = self
             .conn
             .prepare_cached(
                 "SELECT id, origin, delay_ms, leased, robots_tries FROM hosts
                  WHERE queued > 0 AND leased < ?1 AND not_before <= ?2
-                 ORDER BY not_before, id LIMIT ?3",
+                 ORDER BY not_before, id LIMIT 256",
             )?
-            .query_map(params![per_host, now, max as i64], |r| {
+            .query_map(params![per_host, now], |r| {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
             })?
+            .take(max)
             .collect::<Result<_, _>>()?;
         let mut leases = Vec::new();
         for (host, origin, delay_ms, leased, robots_tries) in due {
@@ -455,9 +453,9 @@ impl State {
                 .conn
                 .prepare_cached(
                     "SELECT id, url, depth, parent, via, hops, attempts FROM urls
-                     WHERE host = ?1 AND state = 0 ORDER BY id LIMIT ?2",
+                     WHERE host = ?1 AND state = 0 ORDER BY id LIMIT 256",
                 )?
-                .query_map(params![host, take], |r| {
+                .query_map(params![host], |r| {
                     let via: String = r.get(4)?;
                     Ok(Lease {
                         id: r.get(0)?,
@@ -471,11 +469,13 @@ impl State {
                         robots_tries,
                     })
                 })?
+                .take(take as usize)
                 .collect::<Result<_, _>>()?;
             for lease in &picked {
                 self.conn
                     .prepare_cached("UPDATE urls SET state = 1 WHERE id = ?1")?
                     .execute([lease.id])?;
+                self.leased.insert(lease.id, host);
             }
             let n = picked.len() as i64;
             // Held for its delay from now, so that a process that dies
@@ -494,12 +494,13 @@ impl State {
                 drained: false,
             });
         }
-        let (next, open): (Option<i64>, i64) = self.conn.query_row(
-            "SELECT (SELECT MIN(not_before) FROM hosts WHERE queued > 0 AND leased < ?1),
+        let (next, open): (Option<i64>, i64) = self
+            .conn
+            .prepare_cached(
+                "SELECT (SELECT MIN(not_before) FROM hosts WHERE queued > 0 AND leased < ?1),
                     (SELECT COALESCE(SUM(queued) + SUM(leased), 0) FROM hosts)",
-            [per_host],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?;
+            )?
+            .query_row([per_host], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(Claim {
             leases,
             next,
@@ -557,6 +558,11 @@ fn meta_set(conn: &Connection, key: &str, value: i64) -> Result<(), StoreError> 
 }
 
 impl Store for SqliteStore {
+    fn flush(&self) -> impl Future<Output = Result<(), StoreError>> + Send {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        ready(state.commit())
+    }
+
     fn add(&self, urls: Vec<NewUrl>) -> impl Future<Output = Result<Vec<bool>, StoreError>> + Send {
         self.call(move |s| urls.iter().map(|u| s.insert(u)).collect())
     }
@@ -606,16 +612,15 @@ impl Store for SqliteStore {
         host: HostUpdate,
     ) -> impl Future<Output = Result<(), StoreError>> + Send {
         self.call(move |s| {
+            let h = s.host_of(id)?;
             let changed = s
                 .conn
                 .prepare_cached(
                     "UPDATE urls SET state = 0, attempts = attempts + ?2 WHERE id = ?1 AND state = 1",
                 )?
                 .execute(params![id, i64::from(failed)])?;
-            if changed == 1 {
-                if let Some(h) = s.host_of(id)? {
-                    s.update_host(h, &host, -1, 1)?;
-                }
+            if let (1, Some(h)) = (changed, h) {
+                s.update_host(h, &host, -1, 1)?;
             }
             Ok(())
         })
@@ -651,6 +656,7 @@ impl Store for SqliteStore {
 
     fn recover(&self) -> impl Future<Output = Result<u64, StoreError>> + Send {
         self.call(|s| {
+            s.leased.clear();
             let n = s.conn.execute("UPDATE urls SET state = 0 WHERE state = 1", [])?;
             s.conn.execute(
                 "UPDATE hosts SET leased = 0,
@@ -671,9 +677,9 @@ impl Store for SqliteStore {
                 "SELECT u.seq, u.url, u.depth, p.url, u.via, u.decision, u.reason, u.status,
                         u.bytes, u.time
                  FROM urls u LEFT JOIN urls p ON p.id = u.parent
-                 WHERE u.seq > ?1 ORDER BY u.seq LIMIT ?2",
+                 WHERE u.seq > ?1 AND u.seq <= ?2 ORDER BY u.seq LIMIT 4096",
             )?;
-            let rows = st.query_map(params![seq, limit as i64], |r| {
+            let rows = st.query_map(params![seq, s.committed_seq], |r| {
                 let via: String = r.get(4)?;
                 let decision: String = r.get(5)?;
                 let reason: Option<String> = r.get(6)?;
@@ -692,7 +698,7 @@ impl Store for SqliteStore {
                     },
                 })
             })?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+            Ok(rows.take(limit).collect::<Result<Vec<_>, _>>()?)
         })
     }
 
@@ -764,13 +770,12 @@ impl Store for SqliteStore {
 
     fn stats(&self, now: i64) -> impl Future<Output = Result<Stats, StoreError>> + Send {
         self.call(move |s| {
-            let (queued, leased, with_work, waiting): (i64, i64, i64, i64) = s.conn.query_row(
+            let (queued, leased, with_work, waiting): (i64, i64, i64, i64) = s.conn.prepare_cached(
                 "SELECT COALESCE(SUM(queued), 0), COALESCE(SUM(leased), 0),
                         COALESCE(SUM(queued > 0), 0), COALESCE(SUM(queued > 0 AND not_before > ?1), 0)
                  FROM hosts",
-                [now],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-            )?;
+            )?
+            .query_row([now], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
             Ok(Stats {
                 queued: queued as u64,
                 leased: leased as u64,

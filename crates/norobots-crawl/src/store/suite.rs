@@ -174,6 +174,7 @@ async fn completing_adds_children_and_logs_in_order<S: Store>(open: &impl Fn(boo
         .unwrap();
     drop(s);
     let s = open(false);
+    s.flush().await.unwrap();
     let log = s.decided_after(0, 10).await.unwrap();
     let seen: Vec<(i64, &str, Decision)> = log
         .iter()
@@ -224,6 +225,7 @@ async fn a_known_redirect_target_makes_a_duplicate<S: Store>(open: &impl Fn(bool
     )
     .await
     .unwrap();
+    s.flush().await.unwrap();
     let log = s.decided_after(0, 10).await.unwrap();
     assert_eq!(log[0].outcome.decision, Decision::Duplicate);
     assert_eq!(
@@ -289,6 +291,7 @@ async fn finish_host_and_finish_all_decide_every_queued_url<S: Store>(open: &imp
     assert_eq!(s.finish_all(quota).await.unwrap(), 1);
     let c = s.claim(0, 5, 1, 0).await.unwrap();
     assert!(c.leases.is_empty() && c.drained);
+    s.flush().await.unwrap();
     let log = s.decided_after(0, 10).await.unwrap();
     let seqs: Vec<i64> = log.iter().map(|d| d.seq).collect();
     assert_eq!(seqs, [1, 2, 3]);

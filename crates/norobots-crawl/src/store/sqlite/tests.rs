@@ -37,7 +37,7 @@ async fn a_newer_schema_is_refused() {
 
 // A job that fails undoes its own changes and no other's.
 #[tokio::test]
-async fn a_failing_job_leaves_the_others_of_its_batch() {
+async fn a_failing_call_leaves_the_others_of_its_commit() {
     let store = SqliteStore::memory().unwrap();
     let ok = store.add(vec![NewUrl {
         url: "http://a/1".into(),
@@ -54,7 +54,7 @@ async fn a_failing_job_leaves_the_others_of_its_batch() {
         s.conn.execute("INSERT INTO nowhere VALUES (1)", [])?;
         Ok(())
     });
-    let (ok, bad) = tokio::join!(ok, bad);
+    let (ok, bad) = (ok.await, bad.await);
     assert_eq!(ok.unwrap(), [true]);
     assert!(bad.is_err());
     let origins: i64 = store
@@ -69,4 +69,28 @@ async fn a_failing_job_leaves_the_others_of_its_batch() {
         .unwrap();
     assert_eq!(origins, 0);
     assert_eq!(store.stats(0).await.unwrap().queued, 1);
+}
+
+// The log reads only what a crash cannot take back.
+#[tokio::test]
+async fn decided_after_returns_committed_decisions_only() {
+    let store = SqliteStore::memory().unwrap();
+    let mut url = NewUrl {
+        url: "http://a/x".into(),
+        origin: "http://a".into(),
+        depth: 1,
+        parent: None,
+        via: Via::Link,
+        hops: 0,
+        outcome: Some(Final::new(Decision::OutOfScope, None, 0)),
+    };
+    store.add(vec![url.clone()]).await.unwrap();
+    url.url = "http://a/y".into();
+    store.add(vec![url]).await.unwrap();
+    let seen = store.decided_after(0, 10).await.unwrap().len();
+    store.flush().await.unwrap();
+    assert_eq!(store.decided_after(0, 10).await.unwrap().len(), 2);
+    // Both calls came within the commit interval, unless the machine
+    // was slow enough for a commit between them.
+    assert!(seen <= 2);
 }
