@@ -1,0 +1,144 @@
+//! A crawl killed with SIGKILL at random moments and resumed with
+//! `--continue` each time ends as an uninterrupted crawl does: the same
+//! URLs fetched, the same log (each URL once, with the same decision).
+//! The real binary is killed, not asked to stop.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use norobots_testsite::scenario::{self, GENERATED_ORIGIN, GENERATED_START};
+
+const BIN: &str = env!("CARGO_BIN_EXE_norobots");
+const PAGES: usize = 3_000;
+const KILLS: usize = 20;
+
+fn args<'a>(dir: &'a Path, start: &'a str, resume: bool) -> Vec<String> {
+    let mut a = vec![
+        "crawl".to_owned(),
+        "-q".into(),
+        "-l".into(),
+        "0".into(),
+        // A short wait between requests keeps the crawl long enough for
+        // twenty kills spread over it.
+        "-w".into(),
+        "0.002".into(),
+        "-j".into(),
+        "8".into(),
+        "--per-host".into(),
+        "8".into(),
+        "-P".into(),
+        dir.join("out").display().to_string(),
+        "--log".into(),
+        dir.join("crawl.jsonl").display().to_string(),
+    ];
+    if resume {
+        a.push("--continue".into());
+    }
+    a.push(start.to_owned());
+    a
+}
+
+/// url → decision, each URL once (a second line for a URL fails).
+fn log(dir: &Path) -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(dir.join("crawl.jsonl")).unwrap();
+    let mut out = BTreeMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let v: serde_json::Value = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("line {}: {e}: {line:?}", n + 1));
+        let url = v["url"].as_str().unwrap().to_owned();
+        let decision = v["decision"].as_str().unwrap().to_owned();
+        assert!(out.insert(url.clone(), decision).is_none(), "{url} logged twice");
+    }
+    out
+}
+
+/// A deterministic stream of kill delays (xorshift), from 20 to 400 ms.
+struct Delays(u64);
+
+impl Delays {
+    fn next(&mut self) -> Duration {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        Duration::from_millis(20 + self.0 % 380)
+    }
+}
+
+#[test]
+fn killed_twenty_times_and_resumed_it_ends_as_an_uninterrupted_crawl() {
+    let site = scenario::generated(PAGES).start().unwrap();
+    let start = site.url(GENERATED_ORIGIN, GENERATED_START);
+
+    let whole = tempfile::tempdir().unwrap();
+    let status = Command::new(BIN).args(args(whole.path(), &start, false)).status().unwrap();
+    assert_eq!(status.code(), Some(0));
+    let expected = log(whole.path());
+    let fetched: BTreeSet<&String> = expected.iter().filter(|(_, d)| *d == "fetched").map(|(u, _)| u).collect();
+    let allowed = scenario::generated_allowed(PAGES);
+    // The pages and robots.txt.
+    assert_eq!(fetched.len(), allowed.len() + 1);
+
+    let before = site.requests().len();
+    let broken = tempfile::tempdir().unwrap();
+    let mut delays = Delays(0x9E37_79B9_7F4A_7C15);
+    let mut killed = 0;
+    let began = Instant::now();
+    while killed < KILLS {
+        let mut child = Command::new(BIN)
+            .args(args(broken.path(), &start, true))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(delays.next());
+        match child.try_wait().unwrap() {
+            Some(status) => {
+                // It finished before the kill: the crawl is done; start
+                // over would prove nothing more, so count what was killed.
+                assert_eq!(status.code(), Some(0));
+                break;
+            }
+            None => {
+                child.kill().unwrap(); // SIGKILL
+                child.wait().unwrap();
+                killed += 1;
+            }
+        }
+        assert!(began.elapsed() < Duration::from_secs(600), "the crawl does not progress");
+    }
+    assert!(killed >= KILLS, "the crawl ended after {killed} kills; make it longer");
+    let status = Command::new(BIN).args(args(broken.path(), &start, true)).status().unwrap();
+    assert_eq!(status.code(), Some(0));
+    let resumed = log(broken.path());
+    let differ: Vec<_> = expected
+        .iter()
+        .filter(|(u, d)| resumed.get(*u) != Some(d))
+        .map(|(u, d)| format!("{u}: {d} uninterrupted, {:?} resumed", resumed.get(u)))
+        .chain(
+            resumed
+                .keys()
+                .filter(|u| !expected.contains_key(*u))
+                .map(|u| format!("{u}: only in the resumed log")),
+        )
+        .collect();
+    assert!(differ.is_empty(), "{} differences:\n{}", differ.len(), differ.join("\n"));
+    // Every page saved, and nothing half-written left under its name.
+    for path in &allowed {
+        let host = site.origin(GENERATED_ORIGIN).trim_start_matches("http://").to_owned();
+        let file = broken.path().join("out").join(host).join(path.trim_start_matches('/'));
+        let body = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        assert!(body.trim_end().ends_with("</html>"), "{} is cut short", file.display());
+    }
+    // What a kill makes the crawl fetch again: the URLs in flight, and
+    // those done after the last commit (the store groups its commits; a
+    // kill takes back at most the last 50 ms). Never the whole crawl.
+    let mut counts = BTreeMap::<String, usize>::new();
+    for r in &site.requests()[before..] {
+        *counts.entry(r.path_and_query.clone()).or_default() += 1;
+    }
+    let again: usize = counts.values().map(|n| n - 1).sum();
+    eprintln!("{killed} kills: {again} requests made again, of {} pages", allowed.len());
+    assert!(again <= KILLS * 100, "{again} requests made again");
+}
