@@ -124,6 +124,21 @@ fn check_standard(dialect: &str) {
     }
     assert!(wrong.is_empty(), "{dialect}:\n{}", wrong.join("\n"));
 
+    // Retry-After: 1 holds the host for a second before the second try.
+    for key in expect.having(Fate::Retried) {
+        let times: Vec<_> = site
+            .requests()
+            .into_iter()
+            .filter(|r| r.origin == key.0 && r.path_and_query == key.1)
+            .map(|r| r.at)
+            .collect();
+        assert_eq!(times.len(), 2, "{key:?}");
+        assert!(
+            times[1] - times[0] >= Duration::from_secs(1),
+            "{key:?}: {:?}",
+            times[1] - times[0]
+        );
+    }
     // robots.txt: once per origin's lifetime, never for an origin not visited.
     for (origin, want) in &expect.robots {
         let n = site.count(origin, "/robots.txt");

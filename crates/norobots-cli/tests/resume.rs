@@ -32,6 +32,8 @@ fn args<'a>(dir: &'a Path, start: &'a str, resume: bool) -> Vec<String> {
         dir.join("out").display().to_string(),
         "--log".into(),
         dir.join("crawl.jsonl").display().to_string(),
+        "--warc-file".into(),
+        dir.join("crawl").display().to_string(),
     ];
     if resume {
         a.push("--continue".into());
@@ -45,11 +47,14 @@ fn log(dir: &Path) -> BTreeMap<String, String> {
     let text = std::fs::read_to_string(dir.join("crawl.jsonl")).unwrap();
     let mut out = BTreeMap::new();
     for (n, line) in text.lines().enumerate() {
-        let v: serde_json::Value = serde_json::from_str(line)
-            .unwrap_or_else(|e| panic!("line {}: {e}: {line:?}", n + 1));
+        let v: serde_json::Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("line {}: {e}: {line:?}", n + 1));
         let url = v["url"].as_str().unwrap().to_owned();
         let decision = v["decision"].as_str().unwrap().to_owned();
-        assert!(out.insert(url.clone(), decision).is_none(), "{url} logged twice");
+        assert!(
+            out.insert(url.clone(), decision).is_none(),
+            "{url} logged twice"
+        );
     }
     out
 }
@@ -72,10 +77,17 @@ fn killed_twenty_times_and_resumed_it_ends_as_an_uninterrupted_crawl() {
     let start = site.url(GENERATED_ORIGIN, GENERATED_START);
 
     let whole = tempfile::tempdir().unwrap();
-    let status = Command::new(BIN).args(args(whole.path(), &start, false)).status().unwrap();
+    let status = Command::new(BIN)
+        .args(args(whole.path(), &start, false))
+        .status()
+        .unwrap();
     assert_eq!(status.code(), Some(0));
     let expected = log(whole.path());
-    let fetched: BTreeSet<&String> = expected.iter().filter(|(_, d)| *d == "fetched").map(|(u, _)| u).collect();
+    let fetched: BTreeSet<&String> = expected
+        .iter()
+        .filter(|(_, d)| *d == "fetched")
+        .map(|(u, _)| u)
+        .collect();
     let allowed = scenario::generated_allowed(PAGES);
     // The pages and robots.txt.
     assert_eq!(fetched.len(), allowed.len() + 1);
@@ -106,10 +118,19 @@ fn killed_twenty_times_and_resumed_it_ends_as_an_uninterrupted_crawl() {
                 killed += 1;
             }
         }
-        assert!(began.elapsed() < Duration::from_secs(600), "the crawl does not progress");
+        assert!(
+            began.elapsed() < Duration::from_secs(600),
+            "the crawl does not progress"
+        );
     }
-    assert!(killed >= KILLS, "the crawl ended after {killed} kills; make it longer");
-    let status = Command::new(BIN).args(args(broken.path(), &start, true)).status().unwrap();
+    assert!(
+        killed >= KILLS,
+        "the crawl ended after {killed} kills; make it longer"
+    );
+    let status = Command::new(BIN)
+        .args(args(broken.path(), &start, true))
+        .status()
+        .unwrap();
     assert_eq!(status.code(), Some(0));
     let resumed = log(broken.path());
     let differ: Vec<_> = expected
@@ -123,14 +144,52 @@ fn killed_twenty_times_and_resumed_it_ends_as_an_uninterrupted_crawl() {
                 .map(|u| format!("{u}: only in the resumed log")),
         )
         .collect();
-    assert!(differ.is_empty(), "{} differences:\n{}", differ.len(), differ.join("\n"));
+    assert!(
+        differ.is_empty(),
+        "{} differences:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
     // Every page saved, and nothing half-written left under its name.
     for path in &allowed {
-        let host = site.origin(GENERATED_ORIGIN).trim_start_matches("http://").to_owned();
-        let file = broken.path().join("out").join(host).join(path.trim_start_matches('/'));
-        let body = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        assert!(body.trim_end().ends_with("</html>"), "{} is cut short", file.display());
+        let host = site
+            .origin(GENERATED_ORIGIN)
+            .trim_start_matches("http://")
+            .to_owned();
+        let file = broken
+            .path()
+            .join("out")
+            .join(host)
+            .join(path.trim_start_matches('/'));
+        let body =
+            std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        assert!(
+            body.trim_end().ends_with("</html>"),
+            "{} is cut short",
+            file.display()
+        );
     }
+    // The WARC file, appended to after each kill, reads back whole.
+    if let Some(warcio) = std::env::var_os("NOROBOTS_WARCIO") {
+        let out = Command::new(warcio)
+            .arg("check")
+            .arg(broken.path().join("crawl.warc.gz"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    } else {
+        assert_ne!(
+            std::env::var("CI").as_deref(),
+            Ok("true"),
+            "CI checks the WARC with warcio"
+        );
+        eprintln!("*** SKIPPED the WARC check: NOROBOTS_WARCIO is not set ***");
+    }
+
     // What a kill makes the crawl fetch again: the URLs in flight, and
     // those done after the last commit (the store groups its commits; a
     // kill takes back at most the last 50 ms). Never the whole crawl.
@@ -139,6 +198,9 @@ fn killed_twenty_times_and_resumed_it_ends_as_an_uninterrupted_crawl() {
         *counts.entry(r.path_and_query.clone()).or_default() += 1;
     }
     let again: usize = counts.values().map(|n| n - 1).sum();
-    eprintln!("{killed} kills: {again} requests made again, of {} pages", allowed.len());
+    eprintln!(
+        "{killed} kills: {again} requests made again, of {} pages",
+        allowed.len()
+    );
     assert!(again <= KILLS * 100, "{again} requests made again");
 }

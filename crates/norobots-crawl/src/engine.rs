@@ -151,7 +151,8 @@ struct Inner<S> {
     gate: Option<Gate>,
     fetcher: PageFetcher,
     mirror: Option<Mirror>,
-    warc: Option<Mutex<WarcWriter>>,
+    /// The WARC file, once `run` opened it.
+    warc: Mutex<Option<WarcWriter>>,
     seen: Mutex<Seen>,
     progress: Arc<Progress>,
     notify: Notify,
@@ -249,7 +250,7 @@ impl<S: Store> Crawler<S> {
                 gate,
                 fetcher,
                 mirror,
-                warc: None,
+                warc: Mutex::new(None),
                 seen: Mutex::new(Seen {
                     hashes: HashSet::default(),
                     hasher: foldhash::fast::RandomState::default(),
@@ -283,7 +284,7 @@ impl<S: Store> Crawler<S> {
 
     /// Crawls from `starts` until nothing is left; with `resume`, first
     /// takes back what a dead run had in flight and its robots.txt copies.
-    pub async fn run(mut self, starts: Vec<Url>, resume: bool) -> Result<Summary, CrawlError> {
+    pub async fn run(self, starts: Vec<Url>, resume: bool) -> Result<Summary, CrawlError> {
         let began = std::time::Instant::now();
         self.open_warc(resume)?;
         let inner = Arc::clone(&self.inner);
@@ -347,8 +348,13 @@ impl<S: Store> Crawler<S> {
         }
         result?;
         inner.store.flush().await?;
-        if let Some(w) = &inner.warc {
-            w.lock().unwrap_or_else(|e| e.into_inner()).sync()?;
+        if let Some(w) = inner
+            .warc
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_mut()
+        {
+            w.sync()?;
         }
         let stats = inner.store.stats(now_ms()).await?;
         let hosts = inner.store.host_counts().await?;
@@ -379,7 +385,7 @@ impl<S: Store> Crawler<S> {
         })
     }
 
-    fn open_warc(&mut self, resume: bool) -> Result<(), CrawlError> {
+    fn open_warc(&self, resume: bool) -> Result<(), CrawlError> {
         let Some(name) = &self.inner.config.warc else {
             return Ok(());
         };
@@ -395,10 +401,7 @@ impl<S: Store> Crawler<S> {
         } else {
             WarcWriter::create(&path, &info)?
         };
-        // Only `new` and this hold the Arc: no other clone exists yet.
-        let inner = Arc::get_mut(&mut self.inner)
-            .ok_or_else(|| CrawlError::Setup("WARC opened after the crawl started".into()))?;
-        inner.warc = Some(Mutex::new(writer));
+        *self.inner.warc.lock().unwrap_or_else(|e| e.into_inner()) = Some(writer);
         Ok(())
     }
 
@@ -881,7 +884,8 @@ impl<S: Store> Crawler<S> {
 
     /// Writes the request and response records of a fetch.
     fn archive(&self, url: &Url, page: &Page) -> Result<(), CrawlError> {
-        let Some(warc) = &self.inner.warc else {
+        let mut warc = self.inner.warc.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(w) = warc.as_mut() else {
             return Ok(());
         };
         let request =
@@ -891,7 +895,6 @@ impl<S: Store> Crawler<S> {
         if let Some(ip) = page.ip {
             capture = capture.ip(ip);
         }
-        let mut w = warc.lock().unwrap_or_else(|e| e.into_inner());
         match &page.body {
             Body::Memory(bytes) => {
                 w.write_exchange(&capture, &request, &response, warc::Body::Bytes(bytes))?
@@ -935,7 +938,12 @@ impl<S: Store> Crawler<S> {
         let body = entry.robots().body();
         if let Some(status) = fetch.status {
             // The archive and the mirror get the file as it came.
-            if let Some(warc) = &inner.warc {
+            if let Some(w) = inner
+                .warc
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .as_mut()
+            {
                 let status = http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::OK);
                 let request = warc::request_head(
                     &http::Method::GET,
@@ -945,9 +953,7 @@ impl<S: Store> Crawler<S> {
                 );
                 let response = warc::response_head(http::Version::HTTP_11, status, &fetch.headers);
                 let capture = warc::Capture::new(&fetch.final_url, time::OffsetDateTime::now_utc());
-                warc.lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .write_exchange(&capture, &request, &response, warc::Body::Bytes(body))?;
+                w.write_exchange(&capture, &request, &response, warc::Body::Bytes(body))?;
             }
             if (200..300).contains(&status) {
                 self.save(&fetch.url, &Body::Memory(body.to_vec()));
