@@ -24,6 +24,11 @@
 //! ```
 #![deny(missing_docs)]
 
+// The README's example builds as a doctest, so it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub mod config;
 pub mod decision;
 pub mod engine;

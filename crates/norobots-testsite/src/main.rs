@@ -35,6 +35,11 @@ struct Args {
     /// picks.
     #[arg(long, value_name = "PORT")]
     base_port: Option<u16>,
+    /// Instead of serving until stopped: run COMMAND once the site is up,
+    /// with `{a}`, `{b}`, … in its arguments replaced by the origins'
+    /// URLs, then stop and exit with its status.
+    #[arg(long, value_name = "COMMAND", num_args = 1.., allow_hyphen_values = true, trailing_var_arg = true)]
+    then: Vec<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -48,7 +53,7 @@ enum Scenario {
 fn main() -> ExitCode {
     let args = Args::parse();
     match run(&args) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("norobots-testsite: {e}");
             ExitCode::FAILURE
@@ -56,7 +61,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
+fn run(args: &Args) -> Result<ExitCode, Box<dyn std::error::Error>> {
     let exit_after = Duration::try_from_secs_f64(args.exit_after)
         .map_err(|_| format!("--exit-after {}: not a number of seconds", args.exit_after))?;
     let mut site = match args.scenario {
@@ -88,6 +93,22 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         .build()?;
     let signals = runtime.block_on(async { Signals::new() })?;
     let running = site.start()?;
+    if let Some((program, rest)) = args.then.split_first() {
+        let origins = running.origins();
+        let fill = |arg: &str| {
+            origins.iter().fold(arg.to_owned(), |a, (name, url)| {
+                a.replace(&format!("{{{name}}}"), url)
+            })
+        };
+        let status = std::process::Command::new(fill(program))
+            .args(rest.iter().map(|a| fill(a)))
+            .status()
+            .map_err(|e| format!("{program}: {e}"))?;
+        drop(running);
+        return Ok(ExitCode::from(
+            status.code().unwrap_or(1).clamp(0, 255) as u8
+        ));
+    }
     let mut out = std::io::stdout().lock();
     for (name, url) in running.origins() {
         writeln!(out, "{name} {url}")?;
@@ -96,7 +117,7 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     drop(out);
     runtime.block_on(signals.wait(exit_after));
     drop(running);
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 struct Signals {
