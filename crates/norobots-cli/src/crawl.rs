@@ -150,6 +150,10 @@ pub struct CrawlArgs {
     #[arg(long, value_name = "N", default_value_t = 1)]
     per_host: u32,
 
+    /// Engine threads (each with its own connections; -j is shared out).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
+
     /// Connect and read timeout, in seconds.
     #[arg(short = 'T', long, value_name = "SECS", default_value = "900", value_parser = crate::value::seconds)]
     timeout: Duration,
@@ -344,6 +348,7 @@ impl CrawlArgs {
         }
         config.jobs = self.jobs;
         config.per_host = self.per_host;
+        config.threads = self.threads.clamp(1, 64);
         config.tries = limit("-t", &self.tries)?.unwrap_or(u32::MAX).max(1);
         config.waitretry = self.waitretry;
         if self.timeout.is_zero() {

@@ -45,6 +45,9 @@ pub struct Config {
     pub jobs: usize,
     /// `--per-host`: requests in flight to one host.
     pub per_host: u32,
+    /// `--threads`: engine threads, each with its own event loop and
+    /// connections, sharing the store.
+    pub threads: usize,
     /// `-t`: tries per URL for transient failures.
     pub tries: u32,
     /// `--waitretry`: the longest wait between two tries.
@@ -93,6 +96,7 @@ impl Config {
             ignore_meta: false,
             jobs: 4,
             per_host: 1,
+            threads: 1,
             tries: 20,
             waitretry: Duration::from_secs(10),
             robots_tries: 3,

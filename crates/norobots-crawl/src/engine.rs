@@ -130,17 +130,19 @@ pub struct Summary {
 /// Remembers, in bounded memory, URLs already handed to the store.
 struct Seen {
     hashes: HashSet<u64, foldhash::fast::RandomState>,
-    hasher: foldhash::fast::RandomState,
 }
 
+/// Shards of the seen filter.
+const SEEN_SHARDS: usize = 16;
+
 impl Seen {
-    /// Whether `url` is new to the filter (it may still be known to the
-    /// store: the filter forgets when full).
-    fn first(&mut self, url: &str) -> bool {
-        if self.hashes.len() >= SEEN_CAP {
+    /// Whether the URL of `hash` is new to the filter (it may still be
+    /// known to the store: the filter forgets when full).
+    fn first(&mut self, hash: u64) -> bool {
+        if self.hashes.len() >= SEEN_CAP / SEEN_SHARDS {
             self.hashes.clear();
         }
-        self.hashes.insert(self.hasher.hash_one(url))
+        self.hashes.insert(hash)
     }
 }
 
@@ -149,13 +151,23 @@ struct Inner<S> {
     store: S,
     scope: Scope,
     gate: Option<Gate>,
-    fetcher: PageFetcher,
+    /// One client per engine thread, so that each thread drives its own
+    /// connections.
+    fetchers: Vec<PageFetcher>,
     mirror: Option<Mirror>,
     /// The WARC file, once `run` opened it.
     warc: Mutex<Option<WarcWriter>>,
-    seen: Mutex<Seen>,
+    /// Sharded by the URL's hash, so that engine threads seldom wait on
+    /// each other for it.
+    seen: Box<[Mutex<Seen>]>,
+    seen_hasher: foldhash::fast::RandomState,
     progress: Arc<Progress>,
-    notify: Notify,
+    /// One per engine thread: woken when a URL completes or is added.
+    notify: Vec<Notify>,
+    /// Per engine thread: it found nothing to claim and sleeps until told
+    /// (or its timer fires). Only such a thread is woken from another,
+    /// which costs a system call each time.
+    idle: Vec<AtomicBool>,
     /// No more claims: a quota was reached.
     quota_hit: AtomicBool,
     /// No more claims: the user asked to stop.
@@ -211,14 +223,19 @@ impl<S: Store> Crawler<S> {
             CrawlError::Setup(format!("cannot create {}: {e}", spool_dir.display()))
         })?;
         PageFetcher::clean_spool(&spool_dir);
-        let fetcher = PageFetcher::new(FetchOptions {
-            user_agent: config.user_agent.clone(),
-            timeout: config.timeout,
-            max_bytes: config.max_page_bytes,
-            spool_dir,
-            per_host: config.per_host as usize,
-        })
-        .map_err(|e| CrawlError::Setup(format!("HTTP client: {e}")))?;
+        let threads = config.threads.max(1);
+        let fetchers = (0..threads)
+            .map(|_| {
+                PageFetcher::new(FetchOptions {
+                    user_agent: config.user_agent.clone(),
+                    timeout: config.timeout,
+                    max_bytes: config.max_page_bytes,
+                    spool_dir: spool_dir.clone(),
+                    per_host: config.per_host as usize,
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| CrawlError::Setup(format!("HTTP client: {e}")))?;
         let gate = if config.robots {
             let mut rc = norobots_fetch::Config::new(config.dialect)
                 .user_agent(&config.user_agent)
@@ -248,15 +265,20 @@ impl<S: Store> Crawler<S> {
                 store,
                 scope,
                 gate,
-                fetcher,
+                fetchers,
                 mirror,
                 warc: Mutex::new(None),
-                seen: Mutex::new(Seen {
-                    hashes: HashSet::default(),
-                    hasher: foldhash::fast::RandomState::default(),
-                }),
+                seen: (0..SEEN_SHARDS)
+                    .map(|_| {
+                        Mutex::new(Seen {
+                            hashes: HashSet::default(),
+                        })
+                    })
+                    .collect(),
+                seen_hasher: foldhash::fast::RandomState::default(),
                 progress: Arc::new(Progress::default()),
-                notify: Notify::new(),
+                notify: (0..threads).map(|_| Notify::new()).collect(),
+                idle: (0..threads).map(|_| AtomicBool::new(false)).collect(),
                 quota_hit: AtomicBool::new(false),
                 stopping: AtomicBool::new(false),
                 robots_notes: Mutex::new(BTreeMap::new()),
@@ -279,7 +301,24 @@ impl<S: Store> Crawler<S> {
     /// ends and is recorded. `--continue` resumes from there.
     pub fn stop(&self) {
         self.inner.stopping.store(true, Relaxed);
-        self.inner.notify.notify_one();
+        self.wake_all();
+    }
+
+    /// Wakes every engine thread's scheduler.
+    fn wake_all(&self) {
+        for n in &self.inner.notify {
+            n.notify_one();
+        }
+    }
+
+    /// After a URL of `thread` completed: wakes that thread, and the others
+    /// that wait for work.
+    fn wake_after(&self, thread: usize) {
+        for (i, n) in self.inner.notify.iter().enumerate() {
+            if i == thread || self.inner.idle[i].swap(false, Relaxed) {
+                n.notify_one();
+            }
+        }
     }
 
     /// Crawls from `starts` until nothing is left; with `resume`, first
@@ -334,7 +373,34 @@ impl<S: Store> Crawler<S> {
             None => None,
         };
 
-        let result = self.schedule().await;
+        // Engine threads beyond this one run their own runtime, sharing
+        // the store, the robots gate, the mirror and the seen filter.
+        let threads = inner.fetchers.len();
+        let mut others = Vec::new();
+        for thread in 1..threads {
+            let crawler = self.clone();
+            let handle = std::thread::Builder::new()
+                .name(format!("norobots-engine-{thread}"))
+                .spawn(move || {
+                    let runtime = tokio::runtime::Builder::new_current_thread()
+                        .enable_all()
+                        .build()
+                        .map_err(|e| CrawlError::Setup(format!("engine thread: {e}")))?;
+                    runtime.block_on(crawler.schedule(thread))
+                })
+                .map_err(|e| CrawlError::Setup(format!("engine thread: {e}")))?;
+            others.push(handle);
+        }
+        let mut result = self.schedule(0).await;
+        for handle in others {
+            let joined = tokio::task::spawn_blocking(move || handle.join())
+                .await
+                .map_err(|e| CrawlError::Setup(e.to_string()))?;
+            match joined {
+                Ok(r) => result = result.and(r),
+                Err(_) => result = Err(CrawlError::Setup("an engine thread panicked".into())),
+            }
+        }
         if inner.quota_hit.load(Relaxed) {
             // What the last pages in flight added is decided too.
             inner.store.finish_all(self.quota_final()).await?;
@@ -406,9 +472,13 @@ impl<S: Store> Crawler<S> {
     }
 
     /// Claims and starts URLs until the store is drained.
-    async fn schedule(&self) -> Result<(), CrawlError> {
+    async fn schedule(&self, thread: usize) -> Result<(), CrawlError> {
         let inner = &self.inner;
-        let jobs = inner.config.jobs.max(1);
+        let threads = inner.fetchers.len();
+        // `-j` is shared out: each thread keeps its part in flight.
+        let jobs = (inner.config.jobs.max(1) + threads - 1 - thread) / threads;
+        let jobs = jobs.max(1);
+        let notify = &inner.notify[thread];
         let permits = Arc::new(Semaphore::new(jobs));
         let min_delay = inner.config.politeness.floor(&Pace::default()).as_millis() as i64;
         let failure: Arc<Mutex<Option<CrawlError>>> = Arc::default();
@@ -425,12 +495,12 @@ impl<S: Store> Crawler<S> {
                 if in_flight == 0 {
                     return Ok(());
                 }
-                inner.notify.notified().await;
+                notify.notified().await;
                 continue;
             }
             let free = permits.available_permits();
             if free == 0 {
-                inner.notify.notified().await;
+                notify.notified().await;
                 continue;
             }
             let claim = inner
@@ -446,10 +516,12 @@ impl<S: Store> Crawler<S> {
                     .map(|t| Duration::from_millis((t - now_ms()).max(1) as u64))
                     .unwrap_or(Duration::from_secs(1))
                     .min(Duration::from_secs(1));
+                inner.idle[thread].store(true, Relaxed);
                 tokio::select! {
-                    _ = inner.notify.notified() => {}
+                    _ = notify.notified() => {}
                     _ = tokio::time::sleep(wait) => {}
                 }
+                inner.idle[thread].store(false, Relaxed);
                 continue;
             }
             for lease in claim.leases {
@@ -460,11 +532,11 @@ impl<S: Store> Crawler<S> {
                 let crawler = self.clone();
                 let failure = Arc::clone(&failure);
                 tokio::spawn(async move {
-                    if let Err(e) = crawler.process(lease).await {
+                    if let Err(e) = crawler.process(lease, thread).await {
                         *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
                     }
                     drop(permit);
-                    crawler.inner.notify.notify_one();
+                    crawler.wake_after(thread);
                 });
             }
         }
@@ -484,7 +556,7 @@ impl<S: Store> Crawler<S> {
     }
 
     /// Takes one URL through the stages.
-    async fn process(&self, lease: Lease) -> Result<(), CrawlError> {
+    async fn process(&self, lease: Lease, thread: usize) -> Result<(), CrawlError> {
         let inner = &*self.inner;
         let Ok(url) = Url::parse(&lease.url) else {
             let outcome = Final::new(
@@ -566,7 +638,7 @@ impl<S: Store> Crawler<S> {
         };
 
         inner.progress.requests.fetch_add(1, Relaxed);
-        let fetched = inner.fetcher.get(&url).await;
+        let fetched = inner.fetchers[thread].get(&url).await;
         let draw: f64 = rand::random();
         let (delay, _) = inner.config.politeness.delay(&pace, draw);
         let next = HostUpdate {
@@ -852,11 +924,11 @@ impl<S: Store> Crawler<S> {
     }
 
     fn first_sight(&self, url: &str) -> bool {
-        self.inner
-            .seen
+        let hash = self.inner.seen_hasher.hash_one(url);
+        self.inner.seen[(hash as usize) % SEEN_SHARDS]
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .first(url)
+            .first(hash)
     }
 
     fn count_page_and_quota(&self) {
@@ -867,7 +939,7 @@ impl<S: Store> Crawler<S> {
             || inner.config.quota.is_some_and(|q| bytes >= q);
         if over {
             inner.quota_hit.store(true, Relaxed);
-            inner.notify.notify_one();
+            self.wake_all();
         }
     }
 
