@@ -89,6 +89,8 @@ fn check_standard(dialect: &str, threads: &str) {
             "3",
             "-j",
             "8",
+            "--threads",
+            threads,
         ],
         &start,
     );
