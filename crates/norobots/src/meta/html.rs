@@ -360,10 +360,9 @@ impl<'a> Collector<'a> {
     }
 
     fn push(&self, href: &str, nofollow: bool, kind: LinkKind) {
+        // An empty `href` is a link to the page itself: kept, as a
+        // browser follows it.
         let href = href.trim_ascii();
-        if href.is_empty() {
-            return;
-        }
         self.page.borrow_mut().links.push(Link {
             href: href.to_owned(),
             nofollow,
@@ -590,7 +589,7 @@ mod tests {
         let html = r#"<a href="/a">a</a><area href="/area"><link rel="stylesheet nofollow" href="/s.css">
             <script src="/s.js"></script><iframe src="/if.html"></iframe><frame src="/f.html">
             <video src="/v.mp4"><source src="/v.webm" srcset="/v2.webm"><track src="/t.vtt"></video>
-            <embed src="/e.swf"><audio src="/a.ogg"></audio><img src="/i.png"><a href="  ">blank</a>"#;
+            <embed src="/e.swf"><audio src="/a.ogg"></audio><img src="/i.png">"#;
         let all = PageDirectives::read_html(html.as_bytes(), "bot", Links::All).unwrap();
         let found: Vec<(&str, LinkKind, bool)> = all
             .links
