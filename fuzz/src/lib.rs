@@ -17,6 +17,7 @@ use std::collections::HashSet;
 
 use norobots::{DiagnosticKind, Dialect, ParseOptions, Robots, RuleKind};
 
+pub mod crawl;
 pub mod fetch;
 pub mod meta;
 pub mod tools;
