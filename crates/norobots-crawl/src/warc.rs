@@ -1088,9 +1088,14 @@ fn start_header(header: &mut String, kind: &str, id: &RecordId, date: OffsetDate
 /// assert_eq!(norobots_crawl::warc::warc_date(date), "2024-05-01T12:00:00.123456Z");
 /// ```
 pub fn warc_date(date: OffsetDateTime) -> String {
-    // Only a date at the very edge of the representable range has no UTC
-    // form; it keeps its own clock rather than panic.
-    let utc = date.checked_to_offset(UtcOffset::UTC).unwrap_or(date);
+    // Only a date at the very edge of the four-digit years has no UTC form
+    // a WARC-Date can write; it keeps its own clock rather than panic. (With
+    // `time`'s `large-dates`, which any crate of a build may turn on, the
+    // UTC form exists but is a five-digit year.)
+    let utc = date
+        .checked_to_offset(UtcOffset::UTC)
+        .filter(|utc| (0..=9999).contains(&utc.year()))
+        .unwrap_or(date);
     utc.format(WARC_DATE)
         .unwrap_or_else(|_| "1970-01-01T00:00:00.000000Z".to_string())
 }
