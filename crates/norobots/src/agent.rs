@@ -1,8 +1,8 @@
 //! How a robot's name is read from what the caller passes, and how it is
 //! compared with a `User-agent` value, per dialect.
 
+use crate::dialect::Dialect;
 use crate::work;
-use crate::Dialect;
 
 /// The leading product token of a `User-Agent` header: its longest prefix
 /// made of `A-Z a-z _ -` (RFC 9309 section 2.2.1).
@@ -167,6 +167,32 @@ fn contains_ignore_case(haystack: &[u8], needle: &[u8]) -> bool {
         && haystack
             .windows(needle.len())
             .any(|w| w.eq_ignore_ascii_case(needle))
+}
+
+impl Dialect {
+    /// The robot name this dialect compares with `User-agent` lines, read
+    /// from what the caller passes as its agent: a product token or a whole
+    /// `User-Agent` header.
+    ///
+    /// - `norobots1994`, `draft1996`: the name up to the first `/` or
+    ///   space (1996 draft 3.2.1), compared as a substring of each value;
+    /// - `rfc9309`: the robot's product token ([`robot_token`](crate::robot_token));
+    /// - `google`: the agent as given, as the reference library takes it.
+    ///   Only a valid product token ([`is_product_token`](crate::is_product_token))
+    ///   can equal a `User-agent` value there: `Googlebot/2.1` names no
+    ///   group, and the robot gets the `*` groups.
+    ///
+    /// ```
+    /// use norobots::Dialect;
+    ///
+    /// let ua = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+    /// assert_eq!(Dialect::Rfc9309.robot_name(ua), "Googlebot");
+    /// assert_eq!(Dialect::Draft1996.robot_name("FigTree/0.1 Robot libwww-perl/5.04"), "FigTree");
+    /// assert_eq!(Dialect::Google.robot_name("Googlebot/2.1"), "Googlebot/2.1");
+    /// ```
+    pub fn robot_name(self, agent: &str) -> &str {
+        caller_name(self, agent)
+    }
 }
 
 #[cfg(test)]

@@ -65,34 +65,19 @@ impl Dialect {
         }
     }
 
-    /// The robot name this dialect compares with `User-agent` lines, read
-    /// from what the caller passes as its agent: a product token or a whole
-    /// `User-Agent` header.
-    ///
-    /// - `norobots1994`, `draft1996`: the name up to the first `/` or
-    ///   space (1996 draft 3.2.1), compared as a substring of each value;
-    /// - `rfc9309`: the robot's product token ([`robot_token`](crate::robot_token));
-    /// - `google`: the agent as given, as the reference library takes it.
-    ///   Only a valid product token ([`is_product_token`](crate::is_product_token))
-    ///   can equal a `User-agent` value there: `Googlebot/2.1` names no
-    ///   group, and the robot gets the `*` groups.
+    /// Whether the dialect reads records the 1990s way (`norobots1994`,
+    /// `draft1996`): blank lines end a record, one line may carry several
+    /// agents or several paths (the Lycos variant), the agent matches by
+    /// substring, the first matching record and (in the draft) the first
+    /// matching rule decide, and `*` and `$` are plain octets.
     ///
     /// ```
     /// use norobots::Dialect;
     ///
-    /// let ua = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
-    /// assert_eq!(Dialect::Rfc9309.robot_name(ua), "Googlebot");
-    /// assert_eq!(Dialect::Draft1996.robot_name("FigTree/0.1 Robot libwww-perl/5.04"), "FigTree");
-    /// assert_eq!(Dialect::Google.robot_name("Googlebot/2.1"), "Googlebot/2.1");
+    /// assert!(Dialect::Draft1996.is_legacy());
+    /// assert!(!Dialect::Google.is_legacy());
     /// ```
-    pub fn robot_name(self, agent: &str) -> &str {
-        crate::agent::caller_name(self, agent)
-    }
-
-    /// Whether the dialect reads records the 1990s way: blank lines end a
-    /// record, one line may carry several agents or several paths (the
-    /// Lycos variant), the agent matches by substring.
-    pub(crate) fn is_legacy(self) -> bool {
+    pub fn is_legacy(self) -> bool {
         matches!(self, Dialect::Norobots1994 | Dialect::Draft1996)
     }
 }

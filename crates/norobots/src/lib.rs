@@ -34,28 +34,36 @@
 #![deny(missing_docs)]
 
 mod agent;
+mod diagnostic;
 mod dialect;
 mod group;
 mod index;
+mod key;
 mod matcher;
 pub mod meta;
 mod oneshot;
 mod parse;
 mod pattern;
 mod robots;
+mod rule_kind;
 mod scan;
+mod select;
 mod sniff;
+mod spare;
 #[cfg(feature = "count-work")]
 pub mod work;
 #[cfg(not(feature = "count-work"))]
 mod work;
 
 pub use agent::{is_product_token, product_token, robot_token};
+pub use diagnostic::{Diagnostic, DiagnosticKind};
 pub use dialect::{Dialect, ParseDialectError};
 pub use group::{RequestRate, VisitTime};
+pub use key::{field_key, Key};
 pub use matcher::{Matcher, RuleRef, Verdict};
-pub use parse::{bom_len, ParseOptions};
-pub use robots::{Diagnostic, DiagnosticKind, Field, Group, Robots, Rule, RuleKind};
+pub use parse::{bom_len, is_space, ParseOptions, GOOGLE_MAX_LINE};
+pub use robots::{Field, Group, Robots, Rule};
+pub use rule_kind::RuleKind;
 pub use sniff::{not_text, NotText};
 
 /// Whether `agent` may fetch `url` under the robots.txt `body`, read in the

@@ -5,9 +5,10 @@
 //! checks one) has no use for a [`Matcher`](crate::Matcher): building one
 //! costs more than reading the file. Here the line reader hands each rule
 //! to a sink that tries it on the path at once, and keeps only the best
-//! rank for the groups that could apply. The ranks, the path and the rule
-//! reading are the matcher's (`matcher::rank`, `matcher::with_path`), so
-//! both decide alike; a property test holds them to it.
+//! rank for the groups that could apply. The choice of groups, the ranks,
+//! the path and the rule reading are the matcher's (`select::Selector`,
+//! `matcher::rank`, `matcher::with_path`, `parse::read`), so both decide
+//! alike; a property test holds them to it.
 //!
 //! Trying a `*` rule costs up to the path's length, so a hostile file of
 //! many such rules against a long URL would cost their product. The rules
@@ -16,12 +17,16 @@
 //! cost is linear in body and URL.
 
 use crate::agent;
-use crate::matcher::{exempts_robots_txt, first_eight, rank, with_path};
+use crate::dialect::Dialect;
+use crate::matcher::{exempts_robots_txt, rank, with_path};
+use crate::parse::ParseOptions;
 use crate::parse::{limit, plain, read, Sink};
 use crate::pattern::{index_html_rule, rewrite_pattern, segments_match, Parts};
-use crate::scan::{common_prefix, find_any, prefetch};
+use crate::robots::Robots;
+use crate::rule_kind::RuleKind;
+use crate::scan::{common_prefix, find_any, first_eight, prefetch};
+use crate::select::Selector;
 use crate::work;
-use crate::{Dialect, ParseOptions, Robots, RuleKind};
 
 /// Octets of path searching allowed per octet of body (plus [`SLACK`]),
 /// before the check builds the matcher instead. Real files stay far below:
@@ -50,7 +55,7 @@ pub(crate) fn is_allowed(body: &[u8], options: &ParseOptions, agent: &str, url: 
                 .matcher(agent)
                 .is_allowed(url);
         }
-        let best = if sink.first_named.is_some() {
+        let best = if sink.selector.names_robot() {
             sink.for_named
         } else {
             sink.for_star
@@ -83,19 +88,12 @@ struct OneShot<'a> {
     body: &'a [u8],
     name: &'a str,
     path: &'a [u8],
-    /// The open group's number (from 1), and whether one of its agents
-    /// names the robot, and whether one is `*`.
-    group: u32,
-    named: bool,
-    star: bool,
-    /// The first group that names the robot, and the first `*` group: in
-    /// the legacy dialects only those count (the first matching record
-    /// wins), in the others any group names the robot or none does.
-    first_named: Option<u32>,
-    first_star: Option<u32>,
+    /// Which groups count: the matcher's choice ([`Selector`]), made as
+    /// the groups are read.
+    selector: Selector<'a>,
     for_named: Best,
     for_star: Best,
-    /// [`OneShot::counts`] for the open group, kept up to date by `group`
+    /// [`Selector::counts`] for the open group, kept up to date by `group`
     /// and `agent`, the only calls that change it: a rule line asks for it,
     /// and most lines are rule lines.
     take: (bool, bool),
@@ -115,11 +113,7 @@ impl<'a> OneShot<'a> {
             body,
             name,
             path,
-            group: 0,
-            named: false,
-            star: false,
-            first_named: None,
-            first_star: None,
+            selector: Selector::new(dialect, Some(name)),
             for_named: Best::default(),
             for_star: Best::default(),
             take: (false, false),
@@ -133,44 +127,15 @@ impl<'a> OneShot<'a> {
     }
 }
 
-impl OneShot<'_> {
-    /// The open group names `*`.
-    fn every_robot(&mut self) {
-        self.star = true;
-        self.first_star.get_or_insert(self.group);
-        self.take = self.counts();
-    }
-
-    /// Whether the open group's rules count for the robot: as a group that
-    /// names it, as a `*` group.
-    fn counts(&self) -> (bool, bool) {
-        let legacy = self.dialect.is_legacy();
-        let named = self.named && (!legacy || self.first_named == Some(self.group));
-        // Once a group names the robot, the `*` groups no longer count.
-        let star = self.star
-            && self.first_named.is_none()
-            && (!legacy || self.first_star == Some(self.group));
-        (named, star)
-    }
-}
-
 impl Sink for OneShot<'_> {
     fn group(&mut self, _line: u32) {
-        self.group += 1;
-        self.named = false;
-        self.star = false;
-        self.take = self.counts();
+        self.selector.group();
+        self.take = self.selector.counts();
     }
 
     fn agent(&mut self, (a, b): (usize, usize)) {
-        let value = &self.body[a..b];
-        if agent::is_global(self.dialect, value) {
-            self.every_robot();
-        } else if agent::names(self.dialect, value, self.name) {
-            self.named = true;
-            self.first_named.get_or_insert(self.group);
-        }
-        self.take = self.counts();
+        self.selector.agent(&self.body[a..b]);
+        self.take = self.selector.counts();
     }
 
     fn wants_group(&self) -> bool {
@@ -216,7 +181,8 @@ impl Sink for OneShot<'_> {
                 .get(1)
                 .is_none_or(|b| b.is_ascii_whitespace() || matches!(b, b'#' | 0));
             if every {
-                self.every_robot();
+                self.selector.every_robot();
+                self.take = self.selector.counts();
             }
             return every;
         }
@@ -436,7 +402,9 @@ fn matches(parts: Parts<'_>, path: &[u8], budget: &mut usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{is_allowed, parting, parting_by_octets, Head};
-    use crate::{Dialect, ParseOptions, Robots};
+    use crate::dialect::Dialect;
+    use crate::parse::ParseOptions;
+    use crate::robots::Robots;
 
     fn both(d: Dialect, body: &str, agent: &str, url: &str) -> bool {
         let options = ParseOptions::new(d);

@@ -1,14 +1,13 @@
-//! From octets to groups: line splitting, comments, `name: value` pairs and
-//! field names, each the way its dialect's text (or the reference library)
-//! says.
+//! The line reader: from octets to lines, comments, `name: value` pairs
+//! and where groups start, each the way its dialect's text (or the
+//! reference library) says, told to a [`Sink`] as they are found.
 
-use std::sync::Arc;
-
-use crate::group::{parse_crawl_delay, RequestRate, VisitTime};
-use crate::robots::{FieldData, GroupData, RuleData, Span};
+use crate::diagnostic::DiagnosticKind;
+use crate::dialect::Dialect;
+use crate::key::{classify, Key};
+use crate::rule_kind::RuleKind;
 use crate::scan::{find_line_end, find_line_parts, LineStarts};
 use crate::work;
-use crate::{Diagnostic, DiagnosticKind, Dialect, Robots, RuleKind};
 
 /// How to read a body: the dialect and a byte limit.
 ///
@@ -54,8 +53,19 @@ impl ParseOptions {
     }
 }
 
-/// The reference library keeps this many octets of a line (2083 * 8 - 1).
-pub(crate) const GOOGLE_MAX_LINE: usize = 16_663;
+/// How many octets of a line `google` reads, as the reference library
+/// does (2083 * 8 - 1): the rest of a longer line is dropped, with a
+/// [`DiagnosticKind::LineTruncated`]. The other dialects read lines whole.
+///
+/// ```
+/// use norobots::{Dialect, ParseOptions, Robots, GOOGLE_MAX_LINE};
+///
+/// let long = format!("User-agent: *\nDisallow: /{}x\n", "a".repeat(GOOGLE_MAX_LINE));
+/// let google = Robots::parse_with(long.as_bytes(), &ParseOptions::new(Dialect::Google));
+/// let rule = google.groups().next().unwrap().rules().next().unwrap();
+/// assert_eq!(rule.pattern().len(), GOOGLE_MAX_LINE - "Disallow: ".len());
+/// ```
+pub const GOOGLE_MAX_LINE: usize = 16_663;
 
 /// How many octets of a value [`Sink::pass_rule`] and [`Sink::pass_agent`]
 /// are shown: a rule's value that goes on as the path does past that, or an
@@ -90,25 +100,11 @@ pub fn bom_len(body: &[u8], dialect: Dialect) -> usize {
     }
 }
 
-/// What a field name means in a dialect.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Key {
-    UserAgent,
-    Allow,
-    Disallow,
-    Sitemap,
-    Host,
-    CrawlDelay,
-    RequestRate,
-    VisitTime,
-    Other,
-}
-
 /// What the line reader finds, in file order.
 ///
 /// The reader settles lines, comments, field names and where groups start,
-/// the same way whoever listens; a sink keeps what it needs. [`parse`]
-/// keeps everything, as a [`Robots`]; [`crate::oneshot`] keeps only what
+/// the same way whoever listens; a sink keeps what it needs. The parse
+/// (`robots::build`) keeps everything, as a `Robots`; `oneshot` keeps only what
 /// decides one URL. Values are ranges of the body.
 pub(crate) trait Sink {
     /// A group starts on `line`.
@@ -121,9 +117,16 @@ pub(crate) trait Sink {
     fn rule(&mut self, line: u32, kind: RuleKind, value: (usize, usize));
     /// `Crawl-delay`, `Request-rate` or `Visit-time` in the open group.
     fn extension(&mut self, _line: u32, _key: Key, _value: (usize, usize)) {}
-    /// Any other field: `Sitemap`, `Host`, an unknown one, or an extension
-    /// outside any group.
-    fn field(&mut self, _line: u32, _key: Key, _name: (usize, usize), _value: (usize, usize)) {}
+    /// Any other field: `Sitemap`, `Host`, an unknown one (`None`), or an
+    /// extension outside any group.
+    fn field(
+        &mut self,
+        _line: u32,
+        _key: Option<Key>,
+        _name: (usize, usize),
+        _value: (usize, usize),
+    ) {
+    }
     /// Something the reader noticed.
     fn diagnostic(&mut self, _line: usize, _kind: DiagnosticKind) {}
     /// A line was cut after `end` (the reference library's line limit);
@@ -186,67 +189,6 @@ pub(crate) const fn plain(b: u8) -> bool {
     b < 0x80 && !is_space(b) && !matches!(b, b'#' | 0 | b'%' | b'*' | b'$')
 }
 
-pub(crate) fn parse(input: &[u8], options: &ParseOptions) -> Robots {
-    // Spans are u32: a body is cut at 4 GiB whatever the caller asked.
-    let (body, truncated) = limit(input, options);
-    let mut builder = Builder {
-        robots: Robots {
-            dialect: options.dialect,
-            body: Arc::default(),
-            utf8: true,
-            groups: Vec::new(),
-            agents: Vec::new(),
-            rules: Vec::new(),
-            sitemaps: Vec::new(),
-            hosts: Vec::new(),
-            others: Vec::new(),
-            diagnostics: Vec::new(),
-            truncated,
-        },
-        body,
-    };
-    // Real files hold a rule per 20-odd octets; reserving for that (up to a
-    // point) saves most of the vectors' regrowth without betting memory on
-    // a body that may be HTML.
-    let guess = (body.len() / 24).min(1 << 16);
-    builder.robots.rules.reserve(guess);
-    builder.robots.agents.reserve(guess / 8);
-    // Most bodies are ASCII, which looking at the high bits settles in
-    // about half the time UTF-8 validation takes.
-    work::add_with(move || body.len());
-    if !body.is_ascii() && std::str::from_utf8(body).is_err() {
-        builder.robots.utf8 = false;
-        // One diagnostic per line that holds such octets, so that a reader
-        // who fixes the first finds the others too; lines are counted as
-        // the search goes, so the whole body is walked once.
-        work::add_with(move || 2 * body.len());
-        let (mut at, mut line, mut last) = (0, 1, 0);
-        for chunk in body.utf8_chunks() {
-            let bad = at + chunk.valid().len();
-            line += memchr::memchr_iter(b'\n', &body[at..bad]).count();
-            at = bad + chunk.invalid().len();
-            if !chunk.invalid().is_empty() && line != last {
-                builder.diagnostic(line, DiagnosticKind::InvalidUtf8);
-                last = line;
-            }
-            line += memchr::memchr_iter(b'\n', &body[bad..at]).count();
-        }
-    }
-    read(body, options.dialect, &mut builder);
-    if truncated {
-        builder.diagnostic(0, DiagnosticKind::BodyTruncated);
-    }
-    let mut robots = builder.robots;
-    robots.diagnostics.sort_by_key(|d| {
-        work::add(1);
-        d.line
-    });
-    // Copied.
-    work::add_with(move || body.len());
-    robots.body = Arc::from(body);
-    robots
-}
-
 /// The part of `input` that is read, and whether that is not all of it.
 pub(crate) fn limit<'b>(input: &'b [u8], options: &ParseOptions) -> (&'b [u8], bool) {
     let limit = options
@@ -266,93 +208,6 @@ pub(crate) fn read<S: Sink>(body: &[u8], dialect: Dialect, sink: &mut S) {
         seen_rule: false,
     };
     reader.run();
-}
-
-/// The [`Sink`] that keeps everything, as a [`Robots`].
-struct Builder<'b> {
-    robots: Robots,
-    body: &'b [u8],
-}
-
-impl Sink for Builder<'_> {
-    fn group(&mut self, line: u32) {
-        let n = self.robots.agents.len() as u32;
-        let r = self.robots.rules.len() as u32;
-        self.robots.groups.push(GroupData {
-            line,
-            agents: (n, n),
-            rules: (r, r),
-            crawl_delay: None,
-            request_rate: None,
-            visit_time: None,
-        });
-    }
-
-    fn agent(&mut self, (a, b): (usize, usize)) {
-        self.robots.agents.push(span(a, b));
-        let n = self.robots.agents.len() as u32;
-        if let Some(g) = self.robots.groups.last_mut() {
-            g.agents.1 = n;
-        }
-    }
-
-    fn rule(&mut self, line: u32, kind: RuleKind, (a, b): (usize, usize)) {
-        self.robots.rules.push(RuleData {
-            kind,
-            line,
-            span: span(a, b),
-        });
-        let n = self.robots.rules.len() as u32;
-        if let Some(g) = self.robots.groups.last_mut() {
-            g.rules.1 = n;
-        }
-    }
-
-    fn extension(&mut self, line: u32, key: Key, value: (usize, usize)) {
-        // Copied if not UTF-8, then read as a number or two.
-        work::add_with(move || 2 * (value.1 - value.0));
-        let text = String::from_utf8_lossy(&self.body[value.0..value.1]);
-        let Some(group) = self.robots.groups.last_mut() else {
-            return;
-        };
-        let ok = match key {
-            Key::CrawlDelay => parse_crawl_delay(&text).map(|v| {
-                group.crawl_delay.get_or_insert(v);
-            }),
-            Key::RequestRate => RequestRate::parse(&text).map(|v| {
-                group.request_rate.get_or_insert(v);
-            }),
-            _ => VisitTime::parse(&text).map(|v| {
-                group.visit_time.get_or_insert(v);
-            }),
-        };
-        if ok.is_none() {
-            self.diagnostic(line as usize, DiagnosticKind::InvalidValue);
-        }
-    }
-
-    fn field(&mut self, line: u32, key: Key, name: (usize, usize), value: (usize, usize)) {
-        let field = FieldData {
-            line,
-            name: span(name.0, name.1),
-            value: span(value.0, value.1),
-        };
-        match key {
-            Key::Sitemap => self.robots.sitemaps.push(field),
-            Key::Host => self.robots.hosts.push(field),
-            _ => self.robots.others.push(field),
-        }
-    }
-
-    fn diagnostic(&mut self, line: usize, kind: DiagnosticKind) {
-        self.robots.diagnostics.push(Diagnostic { line, kind });
-    }
-
-    fn cut(&mut self, start: usize, end: usize) {
-        // The cut may fall inside a character.
-        work::add_with(move || end - start);
-        self.robots.utf8 &= std::str::from_utf8(&self.body[start..end]).is_ok();
-    }
 }
 
 struct Reader<'b, 's, S> {
@@ -550,6 +405,18 @@ impl<S: Sink> Reader<'_, '_, S> {
                 .diagnostic(line_no, DiagnosticKind::MisspelledField);
         }
         let line = line_no as u32;
+        let Some(kind) = kind else {
+            let kind = if self.dialect == Dialect::Norobots1994
+                && self.body[key.0..key.1].eq_ignore_ascii_case(b"allow")
+            {
+                DiagnosticKind::IgnoredField
+            } else {
+                DiagnosticKind::UnknownField
+            };
+            self.sink.diagnostic(line_no, kind);
+            self.sink.field(line, None, key, value);
+            return;
+        };
         match kind {
             Key::UserAgent => self.user_agent(line, value),
             Key::Allow | Key::Disallow => {
@@ -560,26 +427,15 @@ impl<S: Sink> Reader<'_, '_, S> {
                 };
                 self.rule(line, kind, value);
             }
-            Key::Sitemap | Key::Host => self.sink.field(line, kind, key, value),
+            Key::Sitemap | Key::Host => self.sink.field(line, Some(kind), key, value),
             Key::CrawlDelay | Key::RequestRate | Key::VisitTime => {
                 if self.open {
                     self.sink.extension(line, kind, value);
                 } else {
                     self.sink
                         .diagnostic(line_no, DiagnosticKind::ExtensionOutsideGroup);
-                    self.sink.field(line, kind, key, value);
+                    self.sink.field(line, Some(kind), key, value);
                 }
-            }
-            Key::Other => {
-                let kind = if self.dialect == Dialect::Norobots1994
-                    && self.body[key.0..key.1].eq_ignore_ascii_case(b"allow")
-                {
-                    DiagnosticKind::IgnoredField
-                } else {
-                    DiagnosticKind::UnknownField
-                };
-                self.sink.diagnostic(line_no, kind);
-                self.sink.field(line, Key::Other, key, value);
             }
         }
     }
@@ -744,16 +600,16 @@ fn next_line(body: &[u8], start: usize) -> usize {
     }
 }
 
-fn span(start: usize, end: usize) -> Span {
-    Span {
-        start: start as u32,
-        end: end as u32,
-    }
-}
-
-/// White space as C's `isspace` and the reference library see it (Rust's
+/// White space as the parser trims it around names and values: C's
+/// `isspace`, as the reference library sees it (Rust's
 /// `is_ascii_whitespace` leaves out the vertical tab).
-pub(crate) const fn is_space(b: u8) -> bool {
+///
+/// ```
+/// assert!(norobots::is_space(b'\x0B'));
+/// assert!(!b'\x0B'.is_ascii_whitespace());
+/// assert!(!norobots::is_space(0xA0));
+/// ```
+pub const fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')
 }
 
@@ -790,232 +646,9 @@ fn words(body: &[u8], (start, end): (usize, usize)) -> impl Iterator<Item = (usi
     })
 }
 
-const USER_AGENT_TYPOS: [&[u8]; 2] = [b"useragent", b"user agent"];
-const DISALLOW_TYPOS: [&[u8]; 5] = [
-    b"dissallow",
-    b"dissalow",
-    b"disalow",
-    b"diasllow",
-    b"disallaw",
-];
-
-fn starts_with_ci(key: &[u8], prefix: &[u8]) -> bool {
-    key.len() >= prefix.len() && key[..prefix.len()].eq_ignore_ascii_case(prefix)
-}
-
-/// What a field name means, and whether it was only accepted as a known
-/// misspelling (or, in `google`, as a longer word that starts like a key).
-fn classify(dialect: Dialect, key: &[u8]) -> (Key, bool) {
-    // Most keys are spelled the usual way, and every dialect reads those
-    // alike: settle them with one comparison.
-    match key {
-        b"Disallow" | b"disallow" | b"DISALLOW" => return (Key::Disallow, false),
-        b"User-agent" | b"user-agent" | b"User-Agent" | b"USER-AGENT" => {
-            return (Key::UserAgent, false)
-        }
-        b"Allow" | b"allow" if dialect != Dialect::Norobots1994 => return (Key::Allow, false),
-        b"Sitemap" | b"sitemap" => return (Key::Sitemap, false),
-        _ => {}
-    }
-    let is = |name: &[u8]| key.eq_ignore_ascii_case(name);
-    let any = |names: &[&[u8]]| names.iter().any(|n| key.eq_ignore_ascii_case(n));
-    match dialect {
-        Dialect::Google => {
-            // The reference library compares keys by prefix, in this order.
-            let any_prefix = |names: &[&[u8]]| names.iter().any(|n| starts_with_ci(key, n));
-            if starts_with_ci(key, b"user-agent") {
-                (Key::UserAgent, key.len() != 10)
-            } else if any_prefix(&USER_AGENT_TYPOS) {
-                (Key::UserAgent, true)
-            } else if starts_with_ci(key, b"allow") {
-                (Key::Allow, key.len() != 5)
-            } else if starts_with_ci(key, b"disallow") {
-                (Key::Disallow, key.len() != 8)
-            } else if any_prefix(&DISALLOW_TYPOS) {
-                (Key::Disallow, true)
-            } else if starts_with_ci(key, b"sitemap") {
-                (Key::Sitemap, key.len() != 7)
-            } else if starts_with_ci(key, b"site-map") {
-                (Key::Sitemap, true)
-            } else {
-                (extension(key), false)
-            }
-        }
-        Dialect::Rfc9309 => {
-            if is(b"user-agent") {
-                (Key::UserAgent, false)
-            } else if any(&USER_AGENT_TYPOS) {
-                (Key::UserAgent, true)
-            } else if is(b"allow") {
-                (Key::Allow, false)
-            } else if is(b"disallow") {
-                (Key::Disallow, false)
-            } else if any(&DISALLOW_TYPOS) {
-                (Key::Disallow, true)
-            } else if is(b"sitemap") {
-                (Key::Sitemap, false)
-            } else if is(b"site-map") {
-                (Key::Sitemap, true)
-            } else {
-                (extension(key), false)
-            }
-        }
-        Dialect::Draft1996 | Dialect::Norobots1994 => {
-            if is(b"user-agent") {
-                (Key::UserAgent, false)
-            } else if is(b"disallow") {
-                (Key::Disallow, false)
-            } else if dialect == Dialect::Draft1996 && is(b"allow") {
-                (Key::Allow, false)
-            } else if is(b"sitemap") {
-                (Key::Sitemap, false)
-            } else {
-                (extension(key), false)
-            }
-        }
-    }
-}
-
-fn extension(key: &[u8]) -> Key {
-    if key.eq_ignore_ascii_case(b"host") {
-        Key::Host
-    } else if key.eq_ignore_ascii_case(b"crawl-delay") {
-        Key::CrawlDelay
-    } else if key.eq_ignore_ascii_case(b"request-rate") {
-        Key::RequestRate
-    } else if key.eq_ignore_ascii_case(b"visit-time") {
-        Key::VisitTime
-    } else {
-        Key::Other
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn parse_in(dialect: Dialect, body: &[u8]) -> Robots {
-        parse(body, &ParseOptions::new(dialect))
-    }
-
-    fn rules(r: &Robots) -> Vec<(usize, String)> {
-        r.groups()
-            .flat_map(|g| {
-                g.rules()
-                    .map(|r| (r.line(), r.to_string()))
-                    .collect::<Vec<_>>()
-            })
-            .collect()
-    }
-
-    // 1994 standard, "The format": CR, CR/NL or NL end a line.
-    #[test]
-    fn line_endings_cr_lf_crlf_count_lines_alike() {
-        for body in [
-            &b"User-agent: *\nDisallow: /a\n"[..],
-            b"User-agent: *\r\nDisallow: /a\r\n",
-            b"User-agent: *\rDisallow: /a\r",
-        ] {
-            for d in Dialect::ALL {
-                assert_eq!(rules(&parse_in(d, body)), [(2, "Disallow: /a".into())]);
-            }
-        }
-    }
-
-    // 1994 standard: "the record ... separated by one or more blank lines".
-    #[test]
-    fn legacy_blank_line_ends_record_but_comment_line_does_not() {
-        let body = b"User-agent: a\n# note\nDisallow: /x\n\nDisallow: /y\n";
-        let r = parse_in(Dialect::Norobots1994, body);
-        assert_eq!(rules(&r), [(3, "Disallow: /x".into())]);
-        assert_eq!(r.diagnostics()[0].kind, DiagnosticKind::RuleOutsideGroup);
-        // RFC 9309 2.1: blank lines mean nothing.
-        let r = parse_in(Dialect::Rfc9309, body);
-        assert_eq!(rules(&r).len(), 2);
-    }
-
-    // RFC 9309 2.1: a user-agent line after rules starts a new group.
-    #[test]
-    fn user_agent_after_rule_starts_new_group() {
-        for d in Dialect::ALL {
-            let r = parse_in(
-                d,
-                b"User-agent: a\nDisallow: /\nUser-agent: b\nDisallow: /b\n",
-            );
-            assert_eq!(r.groups().count(), 2, "{d}");
-        }
-    }
-
-    // Robots FAQ (seed 003), the Lycos variant.
-    #[test]
-    fn lycos_several_values_per_line_only_in_legacy() {
-        let body = b"User-Agent: Copernicus Fred\nDisallow: /cgi-bin/ /tmp/\n";
-        let r = parse_in(Dialect::Draft1996, body);
-        assert_eq!(r.groups().next().unwrap().agents().count(), 2);
-        assert_eq!(rules(&r).len(), 2);
-        let r = parse_in(Dialect::Rfc9309, body);
-        assert_eq!(r.groups().next().unwrap().agents().count(), 1);
-        assert_eq!(rules(&r), [(2, "Disallow: /cgi-bin/ /tmp/".into())]);
-    }
-
-    // dialects.md, google: keys match by prefix, with the reference's typos.
-    #[test]
-    fn google_keys_match_by_prefix_and_typos() {
-        let r = parse_in(
-            Dialect::Google,
-            b"user-agentx: *\nallowance: /a\ndisalloweded: /b\ndiasllow: /c\n",
-        );
-        assert_eq!(
-            rules(&r),
-            [
-                (2, "Allow: /a".into()),
-                (3, "Disallow: /b".into()),
-                (4, "Disallow: /c".into())
-            ]
-        );
-        let r = parse_in(
-            Dialect::Rfc9309,
-            b"user-agent: *\nallowance: /a\ndisalow: /c\n",
-        );
-        assert_eq!(rules(&r), [(3, "Disallow: /c".into())]);
-    }
-
-    // Reference library: a missing colon is accepted for exactly two words.
-    #[test]
-    fn missing_colon_accepted_only_for_two_words() {
-        let r = parse_in(
-            Dialect::Google,
-            b"User-agent *\nDisallow /a\nDisallow /b /c\n",
-        );
-        assert_eq!(rules(&r), [(2, "Disallow: /a".into())]);
-        let r = parse_in(Dialect::Draft1996, b"User-agent *\nDisallow /a\n");
-        assert!(rules(&r).is_empty());
-    }
-
-    // Reference library: 16,663 octets of a line are kept.
-    #[test]
-    fn google_truncates_long_lines() {
-        let mut body = b"User-agent: *\nDisallow: /".to_vec();
-        body.extend(std::iter::repeat_n(b'a', 20_000));
-        let r = parse_in(Dialect::Google, &body);
-        let rule = r.groups().next().unwrap().rules().next().unwrap();
-        assert_eq!(
-            rule.pattern_bytes().len(),
-            GOOGLE_MAX_LINE - "Disallow: ".len()
-        );
-        let r = parse_in(Dialect::Rfc9309, &body);
-        assert_eq!(
-            r.groups()
-                .next()
-                .unwrap()
-                .rules()
-                .next()
-                .unwrap()
-                .pattern_bytes()
-                .len(),
-            20_001
-        );
-    }
 
     #[test]
     fn a_line_that_may_start_a_group_is_told_by_its_first_octet() {
@@ -1062,110 +695,11 @@ mod tests {
     }
 
     #[test]
-    fn nul_ends_the_line() {
-        let r = parse_in(Dialect::Google, b"User-agent: *\nDisallow: /a\0bc\n");
-        assert_eq!(rules(&r), [(2, "Disallow: /a".into())]);
-        assert!(r
-            .diagnostics()
-            .iter()
-            .any(|d| d.kind == DiagnosticKind::NulByte));
-    }
-
-    #[test]
-    fn bom_pieces_are_skipped_only_in_google() {
-        let r = parse_in(Dialect::Google, b"\xEF\xBBUser-agent: *\nDisallow: /\n");
-        assert_eq!(r.groups().count(), 1);
-        let r = parse_in(Dialect::Rfc9309, b"\xEF\xBBUser-agent: *\nDisallow: /\n");
-        assert_eq!(r.groups().count(), 0);
-        let r = parse_in(
-            Dialect::Rfc9309,
-            b"\xEF\xBB\xBFUser-agent: *\nDisallow: /\n",
-        );
-        assert_eq!(r.groups().count(), 1);
-    }
-
-    #[test]
-    fn allow_is_ignored_in_1994() {
-        let r = parse_in(
-            Dialect::Norobots1994,
-            b"User-agent: *\nAllow: /a\nDisallow: /\n",
-        );
-        assert_eq!(rules(&r), [(3, "Disallow: /".into())]);
-        assert_eq!(r.diagnostics()[0].kind, DiagnosticKind::IgnoredField);
-    }
-
-    #[test]
-    fn max_bytes_cuts_the_body() {
-        let r = parse(
-            b"User-agent: *\nDisallow: /abc\n",
-            &ParseOptions::default().max_bytes(27),
-        );
-        assert!(r.truncated());
-        assert_eq!(rules(&r), [(2, "Disallow: /ab".into())]);
-    }
-
-    #[test]
-    fn extensions_are_recorded_per_group() {
-        let r = parse_in(
-            Dialect::Rfc9309,
-            b"Crawl-delay: 3\nUser-agent: *\nCrawl-delay: x\nCrawl-delay: 4\nRequest-rate: 1/5\n",
-        );
-        let g = r.groups().next().unwrap();
-        assert_eq!(g.crawl_delay(), Some(4.0));
-        assert!(g.request_rate().is_some());
-        let kinds: Vec<_> = r.diagnostics().iter().map(|d| d.kind).collect();
-        assert_eq!(
-            kinds,
-            [
-                DiagnosticKind::ExtensionOutsideGroup,
-                DiagnosticKind::InvalidValue
-            ]
-        );
-    }
-
-    #[test]
     fn white_space_is_what_isspace_says() {
         for b in 0..=255u8 {
             // C's isspace in the "C" locale.
             let want = b == b' ' || (0x09..=0x0D).contains(&b);
             assert_eq!(is_space(b), want, "{b:#x}");
         }
-    }
-
-    #[test]
-    fn invalid_utf8_is_reported_with_its_line() {
-        let r = parse_in(Dialect::Rfc9309, b"User-agent: *\nDisallow: /\xff\n");
-        assert_eq!(
-            r.diagnostics(),
-            [Diagnostic {
-                line: 2,
-                kind: DiagnosticKind::InvalidUtf8
-            }]
-        );
-    }
-
-    // Issue 47: only the first such line was reported.
-    #[test]
-    fn invalid_utf8_is_reported_on_each_line_that_holds_it() {
-        let body = b"User-agent: \xe9\nDisallow: /ok\n\nDisallow: /\xff\xfe/\xc3\nAllow: /\xc3\xa9\nAllow: /\x80";
-        let r = parse_in(Dialect::Rfc9309, body);
-        let lines: Vec<usize> = r
-            .diagnostics()
-            .iter()
-            .filter(|d| d.kind == DiagnosticKind::InvalidUtf8)
-            .map(|d| d.line)
-            .collect();
-        assert_eq!(lines, [1, 4, 6]);
-    }
-
-    #[test]
-    fn non_ascii_utf8_is_not_reported() {
-        // Not ASCII, so the body is validated as UTF-8, and it is valid.
-        let r = parse_in(
-            Dialect::Rfc9309,
-            "User-agent: *\nDisallow: /café\n".as_bytes(),
-        );
-        assert_eq!(r.diagnostics(), []);
-        assert!(r.utf8);
     }
 }

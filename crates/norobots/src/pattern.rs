@@ -3,9 +3,10 @@
 
 use memchr::{memchr, memmem};
 
+use crate::dialect::Dialect;
+use crate::rule_kind::RuleKind;
 use crate::scan::{find_any, find_any_or_high, has_percent_or_non_ascii};
 use crate::work;
-use crate::{Dialect, RuleKind};
 
 /// The part of a URL that rules match: path, `;params` and `?query`, without
 /// the fragment, `/` when empty.

@@ -6,9 +6,14 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
+mod build;
+
+use crate::diagnostic::Diagnostic;
+use crate::dialect::Dialect;
 use crate::group::{RequestRate, VisitTime};
+use crate::parse::ParseOptions;
+use crate::rule_kind::RuleKind;
 use crate::work;
-use crate::{Dialect, Matcher, ParseOptions};
 
 /// A parsed robots.txt file.
 ///
@@ -97,7 +102,7 @@ impl Robots {
     /// assert!(!robots.is_allowed("AnyBot", "/tmp/x"));
     /// ```
     pub fn parse_with(body: &[u8], options: &ParseOptions) -> Robots {
-        crate::parse::parse(body, options)
+        build::parse(body, options)
     }
 
     /// The dialect the file was read in.
@@ -220,90 +225,12 @@ impl Robots {
         self.diagnostics.shrink_to_fit();
     }
 
-    /// Compiles the rules that apply to one robot.
-    ///
-    /// `agent` is what the caller passes, a product token or a whole
-    /// `User-Agent` header; each dialect reads it its own way
-    /// ([`Dialect::robot_name`]). In `google`, as in the reference library,
-    /// only a valid product token (letters, `-`, `_`) can name a group:
-    /// `Googlebot/2.1` matches no `User-agent` line and gets the `*` groups,
-    /// so pass `Googlebot`. Build the matcher once per host and keep it.
-    ///
-    /// ```
-    /// use norobots::{Dialect, ParseOptions, Robots};
-    ///
-    /// let body = b"User-agent: FooBot\nDisallow: /\n";
-    /// let robots = Robots::parse(body);
-    /// assert!(!robots.matcher("FooBot/1.2").is_allowed("https://example.com/page"));
-    /// assert!(!robots.matcher("Mozilla/5.0 (compatible; FooBot/1.2)").is_allowed("/page"));
-    ///
-    /// let google = Robots::parse_with(body, &ParseOptions::new(Dialect::Google));
-    /// assert!(google.matcher("FooBot/1.2").is_allowed("/page"));
-    /// assert!(!google.matcher("FooBot").is_allowed("/page"));
-    /// ```
-    pub fn matcher(&self, agent: &str) -> Matcher {
-        Matcher::new(self, &[agent])
-    }
-
-    /// The matcher for the first of `agents` that some group of the file
-    /// names, each read as [`Robots::matcher`] reads it; when the file names
-    /// none of them, the matcher for the `*` groups, which every robot
-    /// shares. A crawler that answers to several tokens gives them from the
-    /// most specific on: `["ExampleBot-Image", "ExampleBot"]` follows a
-    /// group for `ExampleBot-Image` where the file has one, else the groups
-    /// for `ExampleBot`, else `*`. Groups of different agents are not
-    /// merged: only the first agent named counts.
-    ///
-    /// ```
-    /// let body = b"User-agent: ExampleBot\nDisallow: /private/\n\n\
-    ///              User-agent: *\nDisallow: /\n";
-    /// let robots = norobots::Robots::parse(body);
-    /// let images = robots.matcher_first_of(&["ExampleBot-Image/1.0", "ExampleBot/1.0"]);
-    /// assert!(images.names_robot());
-    /// assert!(images.is_allowed("/photo.jpg"));
-    /// assert!(!images.is_allowed("/private/photo.jpg"));
-    ///
-    /// // A robot the file does not name, and no robot at all: the `*` group.
-    /// assert!(!robots.matcher_first_of(&["OtherBot"]).is_allowed("/photo.jpg"));
-    /// assert!(!robots.matcher_first_of(&[]).is_allowed("/photo.jpg"));
-    /// ```
-    pub fn matcher_first_of(&self, agents: &[&str]) -> Matcher {
-        Matcher::new(self, agents)
-    }
-
-    /// The groups whose rules apply to `agent`, read as [`Robots::matcher`]
-    /// reads it: the groups that name the robot, else the `*` groups (in
-    /// the legacy dialects, only the first record of either kind). Empty
-    /// when none applies, and the robot may then fetch anything.
-    ///
-    /// ```
-    /// let body = b"User-agent: *\nDisallow: /\n\nUser-agent: FooBot\nDisallow: /foo\n";
-    /// let robots = norobots::Robots::parse(body);
-    /// let lines: Vec<usize> = robots.groups_for("FooBot/1.0").iter().map(|g| g.line()).collect();
-    /// assert_eq!(lines, [4]);
-    /// assert_eq!(robots.groups_for("BarBot")[0].line(), 1);
-    /// ```
-    pub fn groups_for(&self, agent: &str) -> Vec<Group<'_>> {
-        let name = crate::agent::caller_name(self.dialect, agent);
-        crate::matcher::select_groups(self, Some(name))
-            .indices
-            .into_iter()
-            .map(|i| Group {
-                robots: self,
-                data: &self.groups[i],
-            })
-            .collect()
-    }
-
-    /// Whether `agent` may fetch `url`: [`Robots::matcher`] and
-    /// [`Matcher::is_allowed`] in one call, for a single question.
-    ///
-    /// ```
-    /// let robots = norobots::Robots::parse(b"User-agent: *\nDisallow: /a\n");
-    /// assert!(!robots.is_allowed("FooBot", "/a/b"));
-    /// ```
-    pub fn is_allowed(&self, agent: &str, url: &str) -> bool {
-        self.matcher(agent).is_allowed(url)
+    /// The view of the `i`-th group.
+    pub(crate) fn group(&self, i: usize) -> Group<'_> {
+        Group {
+            robots: self,
+            data: &self.groups[i],
+        }
     }
 
     pub(crate) fn bytes(&self, span: Span) -> &[u8] {
@@ -413,39 +340,6 @@ impl<'a> Group<'a> {
     /// ```
     pub fn visit_time(&self) -> Option<VisitTime> {
         self.data.visit_time
-    }
-}
-
-/// Whether a rule allows or disallows what it matches.
-///
-/// ```
-/// assert_eq!(norobots::RuleKind::Disallow.to_string(), "Disallow");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RuleKind {
-    /// An `Allow` line.
-    Allow,
-    /// A `Disallow` line.
-    Disallow,
-}
-
-impl RuleKind {
-    /// The field name as the texts spell it.
-    ///
-    /// ```
-    /// assert_eq!(norobots::RuleKind::Allow.as_str(), "Allow");
-    /// ```
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RuleKind::Allow => "Allow",
-            RuleKind::Disallow => "Disallow",
-        }
-    }
-}
-
-impl fmt::Display for RuleKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -594,112 +488,6 @@ impl<'a> Field<'a> {
     }
 }
 
-/// Something the parser ignored or repaired, on a given line.
-///
-/// ```
-/// use norobots::{Diagnostic, DiagnosticKind};
-///
-/// let robots = norobots::Robots::parse(b"User-agent: *\nDisalow: /x\n");
-/// assert_eq!(robots.diagnostics(), [Diagnostic { line: 2, kind: DiagnosticKind::MisspelledField }]);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Diagnostic {
-    /// The line (1-based); 0 when it concerns the whole body.
-    pub line: usize,
-    /// What happened.
-    pub kind: DiagnosticKind,
-}
-
-/// The kinds of [`Diagnostic`].
-///
-/// ```
-/// assert_eq!(norobots::DiagnosticKind::MissingSeparator.to_string(), "line has no `:` between field name and value");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum DiagnosticKind {
-    /// An `Allow` or `Disallow` before any `User-agent`: ignored.
-    RuleOutsideGroup,
-    /// A group-level extension (`Crawl-delay`, …) before any `User-agent`: ignored.
-    ExtensionOutsideGroup,
-    /// A line without `:`. `rfc9309` and `google` accept it when it is two
-    /// words (`Disallow /x`), as the reference library does; otherwise it
-    /// is ignored.
-    MissingSeparator,
-    /// A field name the dialect accepts only as a known misspelling.
-    MisspelledField,
-    /// A field the dialect does not know: recorded in [`Robots::other_fields`].
-    UnknownField,
-    /// A field this dialect ignores though another one uses it (`Allow` in 1994).
-    IgnoredField,
-    /// A value that could not be read (`Crawl-delay: soon`).
-    InvalidValue,
-    /// A line longer than the dialect keeps (16,663 octets in `google`); the rest was dropped.
-    LineTruncated,
-    /// A NUL octet; the rest of its line was dropped.
-    NulByte,
-    /// Octets that are not UTF-8.
-    InvalidUtf8,
-    /// A UTF-8 byte order mark (or a piece of one) at the start, skipped.
-    ByteOrderMark,
-    /// The body was longer than [`ParseOptions::max_bytes`]; the rest was not read.
-    BodyTruncated,
-}
-
-impl DiagnosticKind {
-    /// A stable, machine-readable name (`snake_case`), for JSON output and
-    /// for tools that filter diagnostics.
-    ///
-    /// ```
-    /// assert_eq!(norobots::DiagnosticKind::MisspelledField.as_str(), "misspelled_field");
-    /// ```
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DiagnosticKind::RuleOutsideGroup => "rule_outside_group",
-            DiagnosticKind::ExtensionOutsideGroup => "extension_outside_group",
-            DiagnosticKind::MissingSeparator => "missing_separator",
-            DiagnosticKind::MisspelledField => "misspelled_field",
-            DiagnosticKind::UnknownField => "unknown_field",
-            DiagnosticKind::IgnoredField => "ignored_field",
-            DiagnosticKind::InvalidValue => "invalid_value",
-            DiagnosticKind::LineTruncated => "line_truncated",
-            DiagnosticKind::NulByte => "nul_byte",
-            DiagnosticKind::InvalidUtf8 => "invalid_utf8",
-            DiagnosticKind::ByteOrderMark => "byte_order_mark",
-            DiagnosticKind::BodyTruncated => "body_truncated",
-        }
-    }
-}
-
-impl fmt::Display for DiagnosticKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            DiagnosticKind::RuleOutsideGroup => "rule before any `User-agent` line is ignored",
-            DiagnosticKind::ExtensionOutsideGroup => {
-                "group field before any `User-agent` line is ignored"
-            }
-            DiagnosticKind::MissingSeparator => "line has no `:` between field name and value",
-            DiagnosticKind::MisspelledField => "misspelled field name",
-            DiagnosticKind::UnknownField => "unknown field",
-            DiagnosticKind::IgnoredField => "field is ignored in this dialect",
-            DiagnosticKind::InvalidValue => "value cannot be read",
-            DiagnosticKind::LineTruncated => "line is too long; the rest was dropped",
-            DiagnosticKind::NulByte => "NUL octet; the rest of the line was dropped",
-            DiagnosticKind::InvalidUtf8 => "octets that are not UTF-8",
-            DiagnosticKind::ByteOrderMark => "byte order mark skipped",
-            DiagnosticKind::BodyTruncated => {
-                "body longer than the byte limit; the rest was not read"
-            }
-        })
-    }
-}
-
-impl fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.kind)
-    }
-}
-
 /// `bytes` as text, what is not UTF-8 replaced.
 fn lossy(bytes: &[u8]) -> Cow<'_, str> {
     work::add_with(move || bytes.len());
@@ -709,7 +497,7 @@ fn lossy(bytes: &[u8]) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::Robots;
-    use crate::matcher::spare_octets;
+    use crate::spare::spare_octets;
 
     fn spare(robots: &Robots) -> usize {
         spare_octets(&robots.groups)

@@ -493,6 +493,30 @@ mod sse2 {
     }
 }
 
+/// The first eight octets of `bytes`, zero-padded.
+#[inline]
+pub(crate) fn first_eight(bytes: &[u8]) -> [u8; 8] {
+    if let Some(head) = bytes.first_chunk::<8>() {
+        // One load, where the copy below is a call to `memcpy`.
+        return *head;
+    }
+    // Shorter: two loads that overlap, each shifted into place, where a
+    // copy of a length known only now would be a call to `memcpy` (labels
+    // and keys this short are most of a trie's).
+    let n = bytes.len();
+    let word = if n >= 4 {
+        let load =
+            |at: usize| u64::from(u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4")));
+        load(0) | load(n - 4) << (8 * (n - 4))
+    } else if n > 0 {
+        let load = |at: usize| u64::from(bytes[at]) << (8 * at);
+        load(0) | load(n / 2) | load(n - 1)
+    } else {
+        0
+    };
+    word.to_le_bytes()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -758,6 +782,20 @@ mod tests {
         ];
         for (s, want) in cases {
             assert_eq!(find_any(s, *b"/?;"), want, "{s:?}");
+        }
+    }
+
+    // Every length up to and past eight, with distinct octets, so that an
+    // octet loaded into the wrong place or left out shows.
+    #[test]
+    fn first_eight_is_the_zero_padded_head_at_every_length() {
+        let octets: Vec<u8> = (1..=12).collect();
+        for len in 0..=octets.len() {
+            let mut expected = [0u8; 8];
+            for (e, &b) in expected.iter_mut().zip(&octets[..len]) {
+                *e = b;
+            }
+            assert_eq!(first_eight(&octets[..len]), expected, "{len}");
         }
     }
 }

@@ -830,6 +830,67 @@ fn crowded_case_after(
     })
 }
 
+/// Pieces of agent names, for files and callers alike: tokens that overlap
+/// (`foo` in `FooBot`), the characters that end a product token (`/`,
+/// space, `(`), `*` alone and before more, and a non-ASCII letter.
+const AGENT_PIECES: &[&str] = &[
+    "foo", "Foo", "bot", "Bot", "BAR", "bar", "-", "_", "/1.0", " ", "*", "(x)", "\u{e9}",
+];
+
+/// An agent made of zero to four [`AGENT_PIECES`], or now and then `*`
+/// or a whole `User-Agent` header.
+fn agent_strategy() -> impl Strategy<Value = String> {
+    prop_oneof![
+        6 => prop::collection::vec(select(AGENT_PIECES), 0..=4).prop_map(|p| p.concat()),
+        1 => Just("*".to_string()),
+        1 => Just("Mozilla/5.0 (compatible; FooBot/1.0)".to_string()),
+    ]
+}
+
+/// A body whose groups have the rules of `file` and the agents `agents`
+/// (one list per group), with the blank line between groups that
+/// [`render`] puts there.
+fn render_with_agents(file: &GenFile, agents: &[Vec<String>]) -> String {
+    let mut text = String::new();
+    for (i, (group, names)) in file.groups.iter().zip(agents).enumerate() {
+        if i > 0 {
+            text.push_str(file.eol);
+        }
+        for name in names {
+            text.push_str(&format!("User-agent: {name}{}", file.eol));
+        }
+        for rule in &group.rules {
+            let key = if rule.allow { "Allow" } else { "Disallow" };
+            text.push_str(&format!("{key}: {}{}", rule.pattern, file.eol));
+        }
+    }
+    text
+}
+
+/// A file in any dialect whose groups name random agents, random callers,
+/// and URLs near its rules.
+fn random_agents_case() -> impl Strategy<Value = (Dialect, String, Vec<(String, String)>)> {
+    any_dialect().prop_flat_map(|d| {
+        file_strategy(d).prop_flat_map(move |file| {
+            let agents = prop::collection::vec(
+                prop::collection::vec(agent_strategy(), 1..=3),
+                file.groups.len(),
+            );
+            let urls = queries_strategy(&file);
+            let callers = prop::collection::vec(agent_strategy(), 1..8);
+            (Just(file), agents, urls, callers).prop_map(move |(file, agents, urls, callers)| {
+                let text = render_with_agents(&file, &agents);
+                let queries = callers
+                    .into_iter()
+                    .zip(urls)
+                    .map(|(caller, (_, path, form))| (caller, url_of(&path, form)))
+                    .collect();
+                (d, text, queries)
+            })
+        })
+    })
+}
+
 proptest! {
     #![proptest_config(config())]
 
@@ -859,6 +920,26 @@ proptest! {
         (file, queries) in case_for(Dialect::Google),
     ) {
         agrees_with_reference(Dialect::Google, &file, &queries)?;
+    }
+
+    /// The one-shot check reads the body itself, choosing the groups as it
+    /// goes, and must answer as the compiled matcher does, for agents the
+    /// file names, names in part, or does not name at all, in every
+    /// dialect.
+    #[test]
+    fn one_shot_decides_as_the_compiled_matcher(
+        (d, text, queries) in random_agents_case(),
+    ) {
+        let options = ParseOptions::new(d);
+        let robots = Robots::parse_with(text.as_bytes(), &options);
+        for (caller, url) in &queries {
+            let compiled = robots.matcher(caller).is_allowed(url);
+            let once = norobots::is_allowed_with(text.as_bytes(), &options, caller, url);
+            prop_assert_eq!(
+                once, compiled,
+                "{}: agent {:?}, url {:?}\n{}", d, caller, url, text
+            );
+        }
     }
 
     /// Paths with octets that are not UTF-8, in every dialect.

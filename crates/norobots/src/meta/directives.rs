@@ -1,7 +1,7 @@
 //! The directive lists of a robots meta tag's `CONTENT` and of an
 //! `X-Robots-Tag` header value, and how lists combine.
 
-use crate::robot_token;
+use crate::agent::robot_token;
 
 /// At most this many other directives are kept: a page may repeat meta tags
 /// without end, and what it keeps must not grow with the page.

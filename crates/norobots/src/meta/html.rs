@@ -27,7 +27,7 @@ use html5ever::TokenizerResult;
 use std::io::{self, Read};
 
 use super::{Directives, DocumentState, Link, LinkKind, Links, PageDirectives};
-use crate::robot_token;
+use crate::agent::robot_token;
 
 /// The tokenizer gets the page in pieces of about this many octets, so the
 /// decoded copy it works on stays small whatever the page's size.
