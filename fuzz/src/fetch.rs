@@ -141,7 +141,7 @@ pub fn run(data: &[u8]) {
         }
     }
     if let Some(delay) = entry.crawl_delay("Googlebot") {
-        assert!(delay.is_finite() && delay >= 0.0, "crawl-delay {delay}");
+        assert!(delay.as_secs_f64() >= 0.0, "crawl-delay {delay:?}");
     }
     let matcher = entry.robots().matcher("Googlebot");
     let _ = matcher.is_allowed(&url);

@@ -2,7 +2,7 @@
 
 use std::io::{self, BufRead, BufWriter, Read, Write};
 
-use norobots::{Dialect, Matcher, ParseOptions, RuleRef, Verdict};
+use norobots::{Dialect, Matcher, ParseOptions, RuleKind, Verdict};
 use norobots_tools::printable;
 
 use crate::error::CliError;
@@ -263,7 +263,8 @@ fn write_plain(out: &mut impl Write, url: &[u8], verdict: &Verdict<'_>) -> io::R
 /// A JSON string holds text, not octets: a URL that is not UTF-8 is written
 /// with U+FFFD for what is not (its verdict is still that of its octets).
 fn write_json(out: &mut impl Write, url: &[u8], verdict: &Verdict<'_>) -> io::Result<()> {
-    write_json_fields(out, url, verdict.allowed, verdict.rule)?;
+    let rule = verdict.rule.map(|r| (r.line, r.kind, r.pattern));
+    write_json_fields(out, url, verdict.allowed, rule)?;
     out.write_all(b"}")
 }
 
@@ -273,20 +274,20 @@ pub(crate) fn write_json_fields(
     out: &mut (impl Write + ?Sized),
     url: &[u8],
     allowed: bool,
-    rule: Option<RuleRef<'_>>,
+    rule: Option<(usize, RuleKind, &str)>,
 ) -> io::Result<()> {
     out.write_all(b"{\"url\":")?;
     serde_json::to_writer(&mut *out, &String::from_utf8_lossy(url))?;
     write!(out, ",\"allowed\":{allowed},\"rule\":")?;
     match rule {
-        Some(rule) => {
+        Some((line, kind, pattern)) => {
             write!(
                 out,
                 "{{\"line\":{},\"kind\":\"{}\",\"pattern\":",
-                rule.line,
-                rule.kind.as_str()
+                line,
+                kind.as_str()
             )?;
-            serde_json::to_writer(&mut *out, rule.pattern)?;
+            serde_json::to_writer(&mut *out, pattern)?;
             out.write_all(b"}")
         }
         None => out.write_all(b"null"),

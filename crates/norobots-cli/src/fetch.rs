@@ -139,7 +139,7 @@ pub fn report(out: &mut impl Write, entry: &Entry, agent: &str) -> io::Result<()
             )?;
         }
         if let Some(delay) = group.crawl_delay() {
-            writeln!(out, "  delay      {delay} s")?;
+            writeln!(out, "  delay      {} s", delay.as_secs_f64())?;
         }
         if let Some(rate) = group.request_rate() {
             writeln!(out, "  rate       {} per {} s", rate.requests, rate.seconds)?;
@@ -181,7 +181,7 @@ pub fn write_json(out: &mut impl Write, entry: &Entry, agent: &str) -> io::Resul
                     "rules": group.rules().map(|r| json!({
                         "line": r.line(), "kind": r.kind().as_str(), "pattern": r.pattern(),
                     })).collect::<Vec<_>>(),
-                    "crawl_delay": group.crawl_delay(),
+                    "crawl_delay": group.crawl_delay().map(|d| d.as_secs_f64()),
                     "request_rate": group.request_rate().map(|r| json!({"requests": r.requests, "seconds": r.seconds})),
                     "visit_time": group.visit_time().map(|w| {
                         let (start, end) = crate::parse::visit_window(w);

@@ -134,7 +134,7 @@ fn write_group_text(group: Group<'_>, out: &mut impl Write) -> io::Result<()> {
         )?;
     }
     if let Some(delay) = group.crawl_delay() {
-        writeln!(out, "  crawl-delay: {delay}")?;
+        writeln!(out, "  crawl-delay: {}", delay.as_secs_f64())?;
     }
     if let Some(rate) = group.request_rate() {
         writeln!(out, "  request-rate: {}/{}s", rate.requests, rate.seconds)?;
@@ -210,7 +210,8 @@ impl Serialize for GroupJson<'_> {
         let group = self.0;
         let mut map = serializer.serialize_map(Some(6))?;
         map.serialize_entry("agents", &Each(|| group.agents()))?;
-        map.serialize_entry("crawl_delay", &group.crawl_delay())?;
+        // Seconds, a JSON number.
+        map.serialize_entry("crawl_delay", &group.crawl_delay().map(|d| d.as_secs_f64()))?;
         map.serialize_entry("line", &group.line())?;
         map.serialize_entry(
             "request_rate",

@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use std::io::{self, BufWriter, Write};
 use std::time::Duration;
 
-use norobots::{Dialect, RuleRef};
+use norobots::Dialect;
 use norobots_fetch::{Basis, Config, Decision, Origin, RobotsCache};
 use norobots_tools::printable;
 use tokio::runtime::Runtime;
@@ -231,11 +231,7 @@ pub fn write_decision(
                     line,
                     kind,
                     pattern,
-                }) => Some(RuleRef {
-                    line: *line,
-                    kind: *kind,
-                    pattern,
-                }),
+                }) => Some((*line, *kind, &**pattern)),
                 _ => None,
             };
             write_json_fields(out, url, decision.is_allowed(), rule)?;

@@ -1069,9 +1069,10 @@ impl<S: Store> Crawler<S> {
             }),
         };
         let mut added = vec![row];
-        if let Some(d) = pace.crawl_delay {
-            let asked = Duration::try_from_secs_f64(d).unwrap_or(Duration::MAX);
-            if asked > inner.config.politeness.max_crawl_delay && d.is_finite() {
+        if let Some(asked) = pace.crawl_delay {
+            // Reported in seconds, as the file wrote them.
+            let d = asked.as_secs_f64();
+            if asked > inner.config.politeness.max_crawl_delay {
                 inner
                     .capped
                     .lock()

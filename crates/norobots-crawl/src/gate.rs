@@ -213,7 +213,10 @@ mod tests {
                 rule: "Disallow: /x".into()
             })
         );
-        assert_eq!(g.pace("http://a.test").crawl_delay, Some(2.0));
+        assert_eq!(
+            g.pace("http://a.test").crawl_delay,
+            Some(std::time::Duration::from_secs(2))
+        );
         let ok = url::Url::parse("http://a.test/y").unwrap();
         let (answer, fetched) = g.check(&ok).await;
         assert_eq!(answer, Answer::Allow);

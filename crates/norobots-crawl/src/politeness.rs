@@ -19,7 +19,7 @@ use norobots::{RequestRate, VisitTime};
 /// use norobots_crawl::politeness::{Pace, Politeness};
 ///
 /// let p = Politeness { wait: Duration::from_secs(1), ..Politeness::default() };
-/// let pace = Pace { crawl_delay: Some(2.5), ..Pace::default() };
+/// let pace = Pace { crawl_delay: Some(Duration::from_millis(2500)), ..Pace::default() };
 /// assert_eq!(p.delay(&pace, 0.5).0, Duration::from_millis(2500));
 /// ```
 #[derive(Clone, Debug, PartialEq)]
@@ -50,8 +50,8 @@ impl Default for Politeness {
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Pace {
-    /// `Crawl-delay`, in seconds.
-    pub crawl_delay: Option<f64>,
+    /// `Crawl-delay`.
+    pub crawl_delay: Option<Duration>,
     /// `Request-rate`.
     pub request_rate: Option<RequestRate>,
     /// `Visit-time`.
@@ -108,8 +108,7 @@ impl Politeness {
                 Cause::Wait
             },
         );
-        if let Some(d) = pace.crawl_delay.filter(|d| d.is_finite() && *d > 0.0) {
-            let asked = Duration::try_from_secs_f64(d).unwrap_or(Duration::MAX);
+        if let Some(asked) = pace.crawl_delay.filter(|d| !d.is_zero()) {
             let (d, cause) = if asked > self.max_crawl_delay {
                 (self.max_crawl_delay, Cause::CrawlDelayCapped)
             } else {
@@ -207,7 +206,7 @@ mod tests {
             (Duration::from_secs(1), Cause::Wait)
         );
         let rate = Pace {
-            crawl_delay: Some(2.0),
+            crawl_delay: Some(Duration::from_secs(2)),
             request_rate: Some(RequestRate {
                 requests: 1,
                 seconds: 5,
@@ -229,20 +228,28 @@ mod tests {
     fn a_long_crawl_delay_is_capped_and_nonsense_ignored() {
         let p = Politeness::default();
         let long = Pace {
-            crawl_delay: Some(3600.0),
+            crawl_delay: Some(Duration::from_secs(3600)),
             ..Pace::default()
         };
         assert_eq!(
             p.delay(&long, 0.0),
             (Duration::from_secs(30), Cause::CrawlDelayCapped)
         );
-        for d in [f64::NAN, f64::INFINITY, -1.0, 0.0] {
-            let pace = Pace {
-                crawl_delay: Some(d),
-                ..Pace::default()
-            };
-            assert_eq!(p.delay(&pace, 0.0).1, Cause::None, "{d}");
-        }
+        // The core reads a delay too long for a `Duration` as the longest
+        // one; negative and non-numbers never reach a `Pace`.
+        let endless = Pace {
+            crawl_delay: Some(Duration::MAX),
+            ..Pace::default()
+        };
+        assert_eq!(
+            p.delay(&endless, 0.0),
+            (Duration::from_secs(30), Cause::CrawlDelayCapped)
+        );
+        let pace = Pace {
+            crawl_delay: Some(Duration::ZERO),
+            ..Pace::default()
+        };
+        assert_eq!(p.delay(&pace, 0.0).1, Cause::None);
         let zero_rate = Pace {
             request_rate: Some(RequestRate {
                 requests: 0,

@@ -430,9 +430,9 @@ impl Entry {
     /// # let origin = norobots_fetch::Origin::of("http://a.example/").unwrap();
     /// cache.insert(&origin, 200, Default::default(), b"User-agent: *\nCrawl-delay: 4\n");
     /// let entry = cache.entry("http://a.example/").unwrap().unwrap();
-    /// assert_eq!(entry.crawl_delay("FooBot"), Some(4.0));
+    /// assert_eq!(entry.crawl_delay("FooBot"), Some(std::time::Duration::from_secs(4)));
     /// ```
-    pub fn crawl_delay(&self, agent: &str) -> Option<f64> {
+    pub fn crawl_delay(&self, agent: &str) -> Option<std::time::Duration> {
         self.with_matcher(agent, |m| m.crawl_delay())
     }
 

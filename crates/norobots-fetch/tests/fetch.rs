@@ -922,7 +922,10 @@ async fn sitemaps_and_crawl_delay_are_exposed() {
             .collect::<Vec<_>>(),
         ["http://a.test/s.xml"]
     );
-    assert_eq!(entry.crawl_delay("TestBot/1.0"), Some(2.0));
+    assert_eq!(
+        entry.crawl_delay("TestBot/1.0"),
+        Some(std::time::Duration::from_secs(2))
+    );
     assert_eq!(entry.crawl_delay("OtherBot"), None);
     assert_eq!(
         entry.fetch().body.len(),

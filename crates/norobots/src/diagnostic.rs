@@ -9,8 +9,14 @@ use std::fmt;
 ///
 /// let robots = norobots::Robots::parse(b"User-agent: *\nDisalow: /x\n");
 /// assert_eq!(robots.diagnostics(), [Diagnostic { line: 2, kind: DiagnosticKind::MisspelledField }]);
+/// # #[cfg(feature = "serde")]
+/// assert_eq!(
+///     serde_json::to_string(&robots.diagnostics()[0]).unwrap(),
+///     r#"{"line":2,"kind":"misspelled_field"}"#
+/// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Diagnostic {
     /// The line (1-based); 0 when it concerns the whole body.
     pub line: usize,
@@ -18,10 +24,15 @@ pub struct Diagnostic {
     pub kind: DiagnosticKind,
 }
 
-/// The kinds of [`Diagnostic`].
+/// The kinds of [`Diagnostic`]. With the `serde` feature a kind is its
+/// stable code, [`as_str`](DiagnosticKind::as_str).
 ///
 /// ```
-/// assert_eq!(norobots::DiagnosticKind::MissingSeparator.to_string(), "line has no `:` between field name and value");
+/// use norobots::DiagnosticKind;
+///
+/// assert_eq!(DiagnosticKind::MissingSeparator.to_string(), "line has no `:` between field name and value");
+/// # #[cfg(feature = "serde")]
+/// assert_eq!(serde_json::to_string(&DiagnosticKind::NulByte).unwrap(), r#""nul_byte""#);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -105,5 +116,12 @@ impl fmt::Display for DiagnosticKind {
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "line {}: {}", self.line, self.kind)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for DiagnosticKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }

@@ -20,6 +20,19 @@ use std::str::FromStr;
 /// assert_eq!(Dialect::default(), Dialect::Rfc9309);
 /// assert!("nonsense".parse::<Dialect>().is_err());
 /// ```
+///
+/// With the `serde` feature a dialect is its [`name`](Dialect::name), read
+/// back as [`FromStr`] reads it:
+///
+/// ```
+/// # #[cfg(feature = "serde")] {
+/// use norobots::Dialect;
+///
+/// assert_eq!(serde_json::to_string(&Dialect::Rfc9309).unwrap(), r#""rfc9309""#);
+/// assert_eq!(serde_json::from_str::<Dialect>(r#""google""#).unwrap(), Dialect::Google);
+/// assert!(serde_json::from_str::<Dialect>(r#""rfc""#).is_err());
+/// # }
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Dialect {
     /// "A Standard for Robot Exclusion", 1994: `User-agent` and `Disallow`
@@ -124,6 +137,31 @@ impl FromStr for Dialect {
             .ok_or_else(|| ParseDialectError {
                 given: s.to_string(),
             })
+    }
+}
+
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Dialect {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Dialect {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Dialect, D::Error> {
+        struct Name;
+        impl serde::de::Visitor<'_> for Name {
+            type Value = Dialect;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("norobots1994, draft1996, rfc9309 or google")
+            }
+            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<Dialect, E> {
+                name.parse().map_err(E::custom)
+            }
+        }
+        deserializer.deserialize_str(Name)
     }
 }
 

@@ -2,6 +2,8 @@
 //! `Request-rate` and `Visit-time`. They never change what a rule allows;
 //! a crawler reads them to pace itself.
 
+use std::time::Duration;
+
 /// A `Request-rate: n/t` value: at most `requests` documents per `seconds`.
 ///
 /// ```
@@ -10,8 +12,14 @@
 /// assert_eq!(RequestRate::parse("1/10m"), Some(RequestRate { requests: 1, seconds: 600 }));
 /// assert_eq!(RequestRate::parse("3/20s 0600-0845"), Some(RequestRate { requests: 3, seconds: 20 }));
 /// assert_eq!(RequestRate::parse("fast"), None);
+/// # #[cfg(feature = "serde")]
+/// assert_eq!(
+///     serde_json::to_string(&RequestRate::parse("1/10m").unwrap()).unwrap(),
+///     r#"{"requests":1,"seconds":600}"#
+/// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RequestRate {
     /// Documents allowed per window.
     pub requests: u32,
@@ -51,8 +59,11 @@ impl RequestRate {
 /// assert_eq!((t.start_minute, t.end_minute), (23 * 60, 90));
 /// assert!(t.contains(0));
 /// assert!(!t.contains(12 * 60));
+/// # #[cfg(feature = "serde")]
+/// assert_eq!(serde_json::to_string(&t).unwrap(), r#"{"start_minute":1380,"end_minute":90}"#);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct VisitTime {
     /// Start, in minutes after midnight UTC.
     pub start_minute: u16,
@@ -102,11 +113,14 @@ fn minute_of_day(s: &str) -> Option<u16> {
     (h < 24 && m < 60).then_some(h * 60 + m)
 }
 
-/// Reads a `Crawl-delay` value in seconds; fractions are allowed, negative,
-/// infinite and non-numbers are not.
-pub(crate) fn parse_crawl_delay(value: &str) -> Option<f64> {
+/// Reads a `Crawl-delay` value in seconds, to the nearest nanosecond;
+/// fractions are allowed, negative, infinite and non-numbers are not. A
+/// delay longer than a `Duration` holds (some 584 billion years) is
+/// `Duration::MAX`: the site asked for a longer wait than any crawler will
+/// make, and reading it as invalid would let the crawler wait none.
+pub(crate) fn parse_crawl_delay(value: &str) -> Option<Duration> {
     let v: f64 = value.trim().parse().ok()?;
-    (v.is_finite() && v >= 0.0).then_some(v)
+    (v.is_finite() && v >= 0.0).then(|| Duration::try_from_secs_f64(v).unwrap_or(Duration::MAX))
 }
 
 #[cfg(test)]
@@ -115,12 +129,26 @@ mod tests {
 
     #[test]
     fn crawl_delay_accepts_fractions_and_rejects_garbage() {
-        assert_eq!(parse_crawl_delay("0.5"), Some(0.5));
-        assert_eq!(parse_crawl_delay(" 10 "), Some(10.0));
+        assert_eq!(parse_crawl_delay("0.5"), Some(Duration::from_millis(500)));
+        assert_eq!(parse_crawl_delay(" 10 "), Some(Duration::from_secs(10)));
+        assert_eq!(parse_crawl_delay("-0"), Some(Duration::ZERO));
+        assert_eq!(parse_crawl_delay("0.0000000004"), Some(Duration::ZERO));
         assert_eq!(parse_crawl_delay("-1"), None);
         assert_eq!(parse_crawl_delay("inf"), None);
         assert_eq!(parse_crawl_delay("NaN"), None);
         assert_eq!(parse_crawl_delay("soon"), None);
+    }
+
+    // A delay past what a `Duration` holds is the longest one, not none.
+    #[test]
+    fn a_crawl_delay_too_long_for_a_duration_saturates() {
+        assert_eq!(parse_crawl_delay("1e30"), Some(Duration::MAX));
+        assert_eq!(
+            parse_crawl_delay("18446744073709551616"),
+            Some(Duration::MAX)
+        );
+        let near = parse_crawl_delay("18446744073709549568").unwrap();
+        assert_eq!(near.as_secs(), 18_446_744_073_709_549_568);
     }
 
     #[test]

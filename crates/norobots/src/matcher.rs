@@ -19,6 +19,7 @@ mod verdict;
 
 use std::fmt;
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::dialect::Dialect;
 use crate::group::{RequestRate, VisitTime};
@@ -93,7 +94,7 @@ pub struct Matcher {
     rules: Vec<RuleInfo>,
     /// The text of the rules that are not valid UTF-8 on their own.
     lossy: String,
-    crawl_delay: Option<f64>,
+    crawl_delay: Option<Duration>,
     request_rate: Option<RequestRate>,
     visit_time: Option<VisitTime>,
     matched_group: bool,
@@ -115,13 +116,16 @@ impl Matcher {
         self.dialect
     }
 
-    /// The `Crawl-delay` of the first group that applies and gives one.
+    /// The `Crawl-delay` of the first group that applies and gives one
+    /// (read as [`Group::crawl_delay`](crate::Group::crawl_delay) says).
     ///
     /// ```
+    /// use std::time::Duration;
+    ///
     /// let robots = norobots::Robots::parse(b"User-agent: *\nCrawl-delay: 5\n");
-    /// assert_eq!(robots.matcher("bot").crawl_delay(), Some(5.0));
+    /// assert_eq!(robots.matcher("bot").crawl_delay(), Some(Duration::from_secs(5)));
     /// ```
-    pub fn crawl_delay(&self) -> Option<f64> {
+    pub fn crawl_delay(&self) -> Option<Duration> {
         self.crawl_delay
     }
 
@@ -208,11 +212,12 @@ mod tests {
             let window = m.visit_time().map(|v| (v.start_minute, v.end_minute));
             (m.crawl_delay(), rate, window)
         };
-        let merged = (Some(2.0), Some((1, 600)), Some((23 * 60, 90)));
+        let secs = |s: u64| Some(std::time::Duration::from_secs(s));
+        let merged = (secs(2), Some((1, 600)), Some((23 * 60, 90)));
         assert_eq!(pace(Dialect::Rfc9309, "bot"), merged);
         assert_eq!(pace(Dialect::Google, "bot"), merged);
-        assert_eq!(pace(Dialect::Draft1996, "bot"), (Some(2.0), None, None));
-        let star = (Some(7.0), Some((9, 1)), Some((0, 60)));
+        assert_eq!(pace(Dialect::Draft1996, "bot"), (secs(2), None, None));
+        let star = (secs(7), Some((9, 1)), Some((0, 60)));
         assert_eq!(pace(Dialect::Rfc9309, "other"), star);
         assert_eq!(pace(Dialect::Draft1996, "other"), star);
     }

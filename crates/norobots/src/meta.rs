@@ -41,8 +41,14 @@ pub use directives::Directives;
 ///
 /// let page = PageDirectives::from(Directives::parse_content("NONE"));
 /// assert!(!page.index && !page.follow);
+/// # #[cfg(feature = "serde")]
+/// assert_eq!(
+///     serde_json::to_string(&page).unwrap(),
+///     r#"{"index":false,"follow":false,"other":[],"document_state":null,"url":null,"keywords":null,"description":null,"base":null,"links":[]}"#
+/// );
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct PageDirectives {
     /// The page may be indexed: no `NOINDEX` or `NONE` applies.
     pub index: bool,
@@ -97,8 +103,11 @@ pub enum Links {
 /// use norobots::meta::LinkKind;
 ///
 /// assert_eq!(LinkKind::Anchor.element(), "a");
+/// # #[cfg(feature = "serde")]
+/// assert_eq!(serde_json::to_string(&LinkKind::Image).unwrap(), r#""Image""#);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum LinkKind {
     /// `<a href>`.
     Anchor,
@@ -143,8 +152,14 @@ impl LinkKind {
 /// let link = Link::anchor("/ads", true);
 /// assert!(link.nofollow);
 /// assert_eq!(link.kind, LinkKind::Anchor);
+/// # #[cfg(feature = "serde")]
+/// assert_eq!(
+///     serde_json::to_string(&link).unwrap(),
+///     r#"{"href":"/ads","nofollow":true,"kind":"Anchor"}"#
+/// );
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Link {
     /// The URL as written (`href`, `src` or a `srcset` candidate), entities
     /// decoded and surrounding white space removed; not resolved against
@@ -181,8 +196,11 @@ impl Link {
 /// assert_eq!(DocumentState::parse(" static "), Some(DocumentState::Static));
 /// assert_eq!(DocumentState::parse("DYNAMIC"), Some(DocumentState::Dynamic));
 /// assert_eq!(DocumentState::parse("sometimes"), None);
+/// # #[cfg(feature = "serde")]
+/// assert_eq!(serde_json::to_string(&DocumentState::Static).unwrap(), r#""Static""#);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum DocumentState {
     /// `STATIC`: the page does not change; one visit is enough.
     Static,

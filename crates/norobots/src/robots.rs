@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
+use std::time::Duration;
 
 mod build;
 
@@ -61,7 +62,7 @@ pub(crate) struct GroupData {
     pub line: u32,
     pub agents: (u32, u32),
     pub rules: (u32, u32),
-    pub crawl_delay: Option<f64>,
+    pub crawl_delay: Option<Duration>,
     pub request_rate: Option<RequestRate>,
     pub visit_time: Option<VisitTime>,
 }
@@ -254,7 +255,7 @@ impl Robots {
 /// let robots = norobots::Robots::parse(b"User-agent: *\nCrawl-delay: 2.5\nDisallow: /tmp\n");
 /// let group = robots.groups().next().unwrap();
 /// assert_eq!(group.line(), 1);
-/// assert_eq!(group.crawl_delay(), Some(2.5));
+/// assert_eq!(group.crawl_delay(), Some(std::time::Duration::from_millis(2500)));
 /// ```
 #[derive(Clone, Copy)]
 pub struct Group<'a> {
@@ -310,13 +311,20 @@ impl<'a> Group<'a> {
             })
     }
 
-    /// `Crawl-delay`, in seconds, if the group gives a valid one.
+    /// `Crawl-delay`, if the group gives a valid one: a number of seconds,
+    /// fractions allowed, to the nearest nanosecond; a value too large for
+    /// a [`Duration`] is [`Duration::MAX`] (negative and non-numbers are
+    /// [`DiagnosticKind::InvalidValue`](crate::DiagnosticKind::InvalidValue)).
     ///
     /// ```
-    /// let robots = norobots::Robots::parse(b"User-agent: *\nCrawl-delay: 10\n");
-    /// assert_eq!(robots.groups().next().unwrap().crawl_delay(), Some(10.0));
+    /// use std::time::Duration;
+    ///
+    /// let robots = norobots::Robots::parse(b"User-agent: *\nCrawl-delay: 0.5\n");
+    /// assert_eq!(robots.groups().next().unwrap().crawl_delay(), Some(Duration::from_millis(500)));
+    /// let robots = norobots::Robots::parse(b"User-agent: *\nCrawl-delay: 1e30\n");
+    /// assert_eq!(robots.groups().next().unwrap().crawl_delay(), Some(Duration::MAX));
     /// ```
-    pub fn crawl_delay(&self) -> Option<f64> {
+    pub fn crawl_delay(&self) -> Option<Duration> {
         self.data.crawl_delay
     }
 

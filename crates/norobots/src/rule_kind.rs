@@ -7,7 +7,19 @@ use std::fmt;
 /// ```
 /// assert_eq!(norobots::RuleKind::Disallow.to_string(), "Disallow");
 /// ```
+///
+/// With the `serde` feature it is its [`as_str`](RuleKind::as_str):
+///
+/// ```
+/// # #[cfg(feature = "serde")] {
+/// use norobots::RuleKind;
+///
+/// assert_eq!(serde_json::to_string(&RuleKind::Allow).unwrap(), r#""Allow""#);
+/// assert_eq!(serde_json::from_str::<RuleKind>(r#""Disallow""#).unwrap(), RuleKind::Disallow);
+/// # }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum RuleKind {
     /// An `Allow` line.
     Allow,

@@ -135,8 +135,7 @@ impl Walk {
                         .iter()
                         .find_map(|g| g.crawl_delay())
                     {
-                        self.crawl_delay
-                            .insert(origin.to_owned(), Duration::from_secs_f64(delay));
+                        self.crawl_delay.insert(origin.to_owned(), delay);
                     }
                     return Access::Rules(Box::new(robots));
                 }

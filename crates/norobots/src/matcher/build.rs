@@ -231,6 +231,7 @@ impl Matcher {
                 };
                 m.rules.push(RuleInfo {
                     line: rule.line,
+                    group_line: group.line,
                     kind: rule.kind,
                     text,
                     lossy,
@@ -765,7 +766,11 @@ mod tests {
             assert_eq!(first(&[]), ["/star"], "{d}");
             let none = robots.matcher_first_of(&[]);
             assert!(!none.names_robot());
-            assert_eq!(none.crawl_delay(), Some(3.0), "{d}");
+            assert_eq!(
+                none.crawl_delay(),
+                Some(std::time::Duration::from_secs(3)),
+                "{d}"
+            );
         }
     }
 

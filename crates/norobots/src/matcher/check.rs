@@ -257,6 +257,7 @@ impl Matcher {
                 line: info.line as usize,
                 kind: info.kind,
                 pattern: self.pattern_text(info),
+                group_line: info.group_line as usize,
             }),
         }
     }

@@ -9,6 +9,8 @@ use crate::work;
 #[derive(Clone, Copy, Debug)]
 pub(super) struct RuleInfo {
     pub(super) line: u32,
+    /// The line of its group's first `User-agent`.
+    pub(super) group_line: u32,
     pub(super) kind: RuleKind,
     /// The pattern as written: a span of `arena` (in its body part), or of
     /// `lossy`.
@@ -24,9 +26,24 @@ pub(super) struct RuleInfo {
 /// let v = matcher.check("/a/b");
 /// assert!(!v.allowed);
 /// assert_eq!(v.rule.unwrap().to_string(), "line 2: Disallow: /a");
+/// assert_eq!(v.to_string(), "disallowed by line 2: Disallow: /a");
 /// assert_eq!(matcher.check("/b").rule, None);
 /// ```
+///
+/// With the `serde` feature:
+///
+/// ```
+/// # #[cfg(feature = "serde")] {
+/// let robots = norobots::Robots::parse(b"User-agent: *\nDisallow: /a\n");
+/// let json = serde_json::to_string(&robots.matcher("bot").check("/a/b")).unwrap();
+/// assert_eq!(
+///     json,
+///     r#"{"allowed":false,"rule":{"line":2,"kind":"Disallow","pattern":"/a","group_line":1}}"#
+/// );
+/// # }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Verdict<'a> {
     /// Whether the robot may fetch the URL.
     pub allowed: bool,
@@ -35,15 +52,20 @@ pub struct Verdict<'a> {
     pub rule: Option<RuleRef<'a>>,
 }
 
-/// A rule as a [`Verdict`] reports it.
+/// A rule as a [`Verdict`] reports it: where it is, what it does, and
+/// which group it belongs to.
 ///
 /// ```
-/// use norobots::{RuleKind, RuleRef};
-///
-/// let rule = RuleRef { line: 4, kind: RuleKind::Disallow, pattern: "/tmp/" };
-/// assert_eq!(rule.to_string(), "line 4: Disallow: /tmp/");
+/// let body = b"User-agent: *\nDisallow: /\n\nUser-agent: FooBot\nDisallow: /tmp/\n";
+/// let robots = norobots::Robots::parse(body);
+/// let rule = robots.matcher("FooBot").check("/tmp/a").rule.unwrap();
+/// assert_eq!((rule.line, rule.group_line), (5, 4));
+/// assert_eq!(rule.kind, norobots::RuleKind::Disallow);
+/// assert_eq!(rule.pattern, "/tmp/");
+/// assert_eq!(rule.to_string(), "line 5: Disallow: /tmp/");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RuleRef<'a> {
     /// The line the rule is on (1-based).
     pub line: usize,
@@ -51,6 +73,10 @@ pub struct RuleRef<'a> {
     pub kind: RuleKind,
     /// The pattern as written in the file.
     pub pattern: &'a str,
+    /// The line of the first `User-agent` of the group the rule is in
+    /// (the group's [`Group::line`](crate::Group::line)): which group
+    /// decided, among those that apply.
+    pub group_line: usize,
 }
 
 impl fmt::Display for RuleRef<'_> {

@@ -46,8 +46,14 @@ const KNOWN_DIRECTIVES: &[&str] = &[
 /// assert!(!d.nofollow);
 /// assert_eq!(d.other, ["noarchive"]);
 /// assert_eq!(Directives::default(), Directives::parse_content("ALL"));
+/// # #[cfg(feature = "serde")]
+/// assert_eq!(
+///     serde_json::to_string(&d).unwrap(),
+///     r#"{"noindex":true,"nofollow":false,"other":["noarchive"]}"#
+/// );
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Directives {
     /// `NOINDEX` or `NONE` was given: the page must not be indexed.
     pub noindex: bool,

@@ -350,7 +350,7 @@ mod tests {
             b"Crawl-delay: 3\nUser-agent: *\nCrawl-delay: x\nCrawl-delay: 4\nRequest-rate: 1/5\n",
         );
         let g = r.groups().next().unwrap();
-        assert_eq!(g.crawl_delay(), Some(4.0));
+        assert_eq!(g.crawl_delay(), Some(std::time::Duration::from_secs(4)));
         assert!(g.request_rate().is_some());
         let kinds: Vec<_> = r.diagnostics().iter().map(|d| d.kind).collect();
         assert_eq!(
