@@ -78,12 +78,14 @@ pub struct PageDirectives {
 /// Which links a reading of a page collects.
 ///
 /// ```
+/// # #[cfg(feature = "html")] {
 /// use norobots::meta::{Links, PageDirectives};
 ///
 /// let html = br#"<a href="/a">a</a> <img src="/i.png" srcset="/i2.png 2x">"#;
 /// assert_eq!(PageDirectives::from_html(html, "bot").links.len(), 1);
 /// let all = PageDirectives::read_html(&html[..], "bot", Links::All).unwrap();
 /// assert_eq!(all.links.len(), 3);
+/// # }
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Links {

@@ -58,7 +58,8 @@ pub struct Verdict<'a> {
 /// ```
 /// let body = b"User-agent: *\nDisallow: /\n\nUser-agent: FooBot\nDisallow: /tmp/\n";
 /// let robots = norobots::Robots::parse(body);
-/// let rule = robots.matcher("FooBot").check("/tmp/a").rule.unwrap();
+/// let matcher = robots.matcher("FooBot");
+/// let rule = matcher.check("/tmp/a").rule.unwrap();
 /// assert_eq!((rule.line, rule.group_line), (5, 4));
 /// assert_eq!(rule.kind, norobots::RuleKind::Disallow);
 /// assert_eq!(rule.pattern, "/tmp/");
