@@ -109,8 +109,8 @@ pub struct CrawlArgs {
     no_robots: bool,
 
     /// The dialect robots.txt is read in: norobots1994, draft1996, rfc9309 or google.
-    #[arg(long, value_name = "DIALECT", default_value = Dialect::default().name())]
-    dialect: String,
+    #[arg(long, value_name = "DIALECT", default_value = Dialect::default().name(), ignore_case = true)]
+    dialect: crate::DialectArg,
 
     /// The User-Agent header; its robot token (`MyBot` in `MyBot/2.0
     /// (+https://x)`) is matched against User-agent lines.
@@ -274,7 +274,7 @@ fn limit(flag: &str, text: &str) -> Result<Option<u32>, CliError> {
 
 impl CrawlArgs {
     fn config(&self) -> Result<(Config, Vec<Url>, PathBuf), CliError> {
-        let dialect = crate::parse_dialect(&self.dialect)?;
+        let dialect = self.dialect.0;
         let mut robots = !self.no_robots;
         for command in &self.execute {
             let (key, value) = command

@@ -23,8 +23,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use clap::builder::PossibleValue;
 use clap::error::ErrorKind;
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use norobots::Dialect;
 
 use crate::check::{CheckOptions, Format, Outcome};
@@ -154,8 +155,8 @@ enum Command {
 #[derive(Debug, Args)]
 struct LintArgs {
     /// Dialect the file is written for: norobots1994, draft1996, rfc9309 or google.
-    #[arg(long, value_name = "DIALECT", default_value = Dialect::default().name())]
-    dialect: String,
+    #[arg(long, value_name = "DIALECT", default_value = Dialect::default().name(), ignore_case = true)]
+    dialect: DialectArg,
 
     /// Print one JSON document instead of text (every finding, see the
     /// README of crates/norobots-cli for the shape).
@@ -184,8 +185,8 @@ struct LintArgs {
 #[derive(Debug, Args)]
 struct AuditArgs {
     /// Dialect to read the robots.txt by: norobots1994, draft1996, rfc9309 or google.
-    #[arg(long, value_name = "DIALECT", default_value = Dialect::default().name())]
-    dialect: String,
+    #[arg(long, value_name = "DIALECT", default_value = Dialect::default().name(), ignore_case = true)]
+    dialect: DialectArg,
 
     /// The robots.txt in force while the log was written.
     #[arg(long, value_name = "FILE")]
@@ -260,8 +261,8 @@ impl HttpArgs {
 #[derive(Debug, Args)]
 struct FetchArgs {
     /// Dialect to read the file by: norobots1994, draft1996, rfc9309 or google.
-    #[arg(long, value_name = "DIALECT", default_value = Dialect::default().name())]
-    dialect: String,
+    #[arg(long, value_name = "DIALECT", default_value = Dialect::default().name(), ignore_case = true)]
+    dialect: DialectArg,
 
     /// The robot whose groups to show.
     #[arg(long, value_name = "AGENT", default_value = "*")]
@@ -282,8 +283,8 @@ struct FetchArgs {
 #[derive(Debug, Args)]
 struct CheckArgs {
     /// Dialect to read the file by: norobots1994, draft1996, rfc9309 or google.
-    #[arg(long, value_name = "DIALECT", default_value = Dialect::default().name())]
-    dialect: String,
+    #[arg(long, value_name = "DIALECT", default_value = Dialect::default().name(), ignore_case = true)]
+    dialect: DialectArg,
 
     /// The robots.txt file, or `-` to read it from stdin (URLs must then be
     /// given as arguments). Without it, each URL's robots.txt is fetched.
@@ -321,7 +322,7 @@ impl CheckArgs {
         } else {
             Format::Plain
         };
-        let dialect = parse_dialect(&self.dialect)?;
+        let dialect = self.dialect.0;
         match self.robots {
             // Decided on their octets, as URLs read from stdin are: a URL
             // need not be UTF-8 to be checked.
@@ -355,8 +356,8 @@ impl CheckArgs {
 #[derive(Debug, Args)]
 struct ParseArgs {
     /// Dialect to read the file by: norobots1994, draft1996, rfc9309 or google.
-    #[arg(long, value_name = "DIALECT", default_value = Dialect::default().name())]
-    dialect: String,
+    #[arg(long, value_name = "DIALECT", default_value = Dialect::default().name(), ignore_case = true)]
+    dialect: DialectArg,
 
     /// The robots.txt file, or `-` to read it from stdin.
     #[arg(value_name = "FILE", required_unless_present = "robots")]
@@ -375,18 +376,30 @@ impl ParseArgs {
     fn into_options(self) -> Result<parse::ParseCommand, CliError> {
         let file = self.file.or(self.robots).expect("clap requires one");
         Ok(parse::ParseCommand {
-            dialect: parse_dialect(&self.dialect)?,
+            dialect: self.dialect.0,
             robots: RobotsSource::from_arg(file),
             json: self.json,
         })
     }
 }
 
-/// Parsed here rather than by a clap value parser so that the message is the
-/// core's own one-liner, not wrapped in clap's "invalid value" sentence.
-pub(crate) fn parse_dialect(name: &str) -> Result<Dialect, CliError> {
-    name.parse::<Dialect>()
-        .map_err(|err| CliError::Usage(err.to_string()))
+/// `--dialect`: the core's [`Dialect`]s under their own names, listed and
+/// read by clap (a newtype, as neither the trait nor the type is ours).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct DialectArg(pub(crate) Dialect);
+
+impl ValueEnum for DialectArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        const ALL: [DialectArg; 4] = {
+            let [a, b, c, d] = Dialect::ALL;
+            [DialectArg(a), DialectArg(b), DialectArg(c), DialectArg(d)]
+        };
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.name()))
+    }
 }
 
 fn main() -> ExitCode {
@@ -411,7 +424,7 @@ fn main() -> ExitCode {
         }),
         Command::Fetch(args) => (|| {
             fetch::run(&fetch::FetchCommand {
-                dialect: parse_dialect(&args.dialect)?,
+                dialect: args.dialect.0,
                 url: args.url.clone(),
                 agent: args.agent.clone(),
                 user_agent: args.http.user_agent.clone(),
@@ -420,24 +433,20 @@ fn main() -> ExitCode {
             })
         })()
         .map(|deferred| if deferred { EXIT_DEFERRED } else { EXIT_OK }),
-        Command::Lint(args) => (|| {
-            lint::run(&lint::LintCommand {
-                dialect: parse_dialect(&args.dialect)?,
-                robots: RobotsSource::from_arg(args.robots.clone()),
-                divergence: !args.no_divergence,
-                all_divergence: args.all_divergence,
-                json: args.json || args.format.as_deref() == Some("json"),
-            })
-        })()
+        Command::Lint(args) => lint::run(&lint::LintCommand {
+            dialect: args.dialect.0,
+            robots: RobotsSource::from_arg(args.robots.clone()),
+            divergence: !args.no_divergence,
+            all_divergence: args.all_divergence,
+            json: args.json || args.format.as_deref() == Some("json"),
+        })
         .map(|errors| if errors { EXIT_DISALLOWED } else { EXIT_OK }),
-        Command::Audit(args) => (|| {
-            audit::run(&audit::AuditCommand {
-                dialect: parse_dialect(&args.dialect)?,
-                robots: RobotsSource::from_arg(args.robots.clone()),
-                log: args.log.clone(),
-                json: args.json || args.format.as_deref() == Some("json"),
-            })
-        })()
+        Command::Audit(args) => audit::run(&audit::AuditCommand {
+            dialect: args.dialect.0,
+            robots: RobotsSource::from_arg(args.robots.clone()),
+            log: args.log.clone(),
+            json: args.json || args.format.as_deref() == Some("json"),
+        })
         .map(|violated| if violated { EXIT_DISALLOWED } else { EXIT_OK }),
         Command::Meta(args) => meta::run(&meta::MetaCommand {
             page: RobotsSource::from_arg(args.page),

@@ -217,7 +217,7 @@ fn unknown_dialect_is_a_one_line_error_listing_the_dialects() {
     let stderr = assert_one_line_error(&output);
     assert_eq!(
         stderr,
-        "norobots: error: unknown dialect `foo` (expected norobots1994, draft1996, rfc9309 or google)\n"
+        "norobots: error: invalid value 'foo' for '--dialect <DIALECT>' [possible values: norobots1994, draft1996, rfc9309, google]\n"
     );
 }
 
@@ -235,7 +235,10 @@ fn unknown_dialect_is_reported_before_a_missing_file() {
         .output()
         .unwrap();
     let stderr = assert_one_line_error(&output);
-    assert!(stderr.contains("unknown dialect `foo`"), "{stderr:?}");
+    assert!(
+        stderr.contains("invalid value 'foo' for '--dialect"),
+        "{stderr:?}"
+    );
 }
 
 #[test]
@@ -691,4 +694,17 @@ fn an_endless_url_line_is_an_error_naming_it() {
         String::from_utf8(out.stderr).unwrap(),
         "norobots: error: cannot read URLs from stdin: line 3: longer than 64 MiB, the most norobots reads\n"
     );
+}
+
+#[test]
+fn dialect_names_are_read_without_regard_to_case() {
+    let file = robots_file(b"User-agent: *\nDisallow: /a\n");
+    let output = norobots()
+        .args(["check", "--dialect", "Draft1996", "--robots"])
+        .arg(file.path())
+        .args(["--agent", "bot", "/a"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "disallowed\t/a\n");
 }

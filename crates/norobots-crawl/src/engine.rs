@@ -213,6 +213,20 @@ fn now_ms() -> i64 {
     ms(SystemTime::now())
 }
 
+/// The store's time once `wait` has passed from now, rounded up: a time
+/// rounded down would let a host due then be asked again up to a
+/// millisecond before its wait is over.
+fn ms_after(wait: Duration) -> i64 {
+    let Some(d) = SystemTime::now()
+        .checked_add(wait)
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+    else {
+        return i64::MAX;
+    };
+    let ms = d.as_millis() + u128::from(d.subsec_nanos() % 1_000_000 != 0);
+    i64::try_from(ms).unwrap_or(i64::MAX)
+}
+
 impl<S: Store> Crawler<S> {
     /// A crawler for `config` over `store`; `starts` set the scope (the
     /// hosts, and with `-np` the directories).
@@ -613,7 +627,7 @@ impl<S: Store> Crawler<S> {
             if fetched.is_some() && !delay.is_zero() {
                 // robots.txt was a request to this host: the page waits.
                 let host = HostUpdate {
-                    not_before: Some(now_ms() + delay.as_millis() as i64),
+                    not_before: Some(ms_after(delay)),
                     delay_ms: Some(inner.config.politeness.floor(&pace).as_millis() as i64),
                     robots_tries: Some(0),
                 };
@@ -623,7 +637,7 @@ impl<S: Store> Crawler<S> {
             if let Some(window) = pace.visit_time {
                 if let Some(wait) = visit_wait(SystemTime::now(), window) {
                     let host = HostUpdate {
-                        not_before: Some(now_ms() + wait.as_millis() as i64),
+                        not_before: Some(ms_after(wait)),
                         ..HostUpdate::default()
                     };
                     inner.store.release(lease.id, false, host).await?;
@@ -642,7 +656,7 @@ impl<S: Store> Crawler<S> {
         let draw: f64 = rand::random();
         let (delay, _) = inner.config.politeness.delay(&pace, draw);
         let next = HostUpdate {
-            not_before: Some(now_ms() + delay.as_millis() as i64),
+            not_before: Some(ms_after(delay)),
             delay_ms: Some(inner.config.politeness.floor(&pace).as_millis() as i64),
             robots_tries: (inner.gate.is_some() && checks_robots).then_some(0),
         };
@@ -660,7 +674,7 @@ impl<S: Store> Crawler<S> {
                 .unwrap_or_else(|| retry_wait(lease.attempts + 1, inner.config.waitretry))
                 .min(MAX_RETRY_AFTER);
             let host = HostUpdate {
-                not_before: Some(now_ms() + wait.max(delay).as_millis() as i64),
+                not_before: Some(ms_after(wait.max(delay))),
                 ..next
             };
             inner.store.release(lease.id, true, host).await?;
@@ -669,7 +683,7 @@ impl<S: Store> Crawler<S> {
         if page.status.is_server_error() && lease.attempts + 1 < inner.config.tries {
             let wait = retry_wait(lease.attempts + 1, inner.config.waitretry);
             let host = HostUpdate {
-                not_before: Some(now_ms() + wait.max(delay).as_millis() as i64),
+                not_before: Some(ms_after(wait.max(delay))),
                 ..next
             };
             inner.store.release(lease.id, true, host).await?;
@@ -750,7 +764,7 @@ impl<S: Store> Crawler<S> {
         if e.is_transient() && lease.attempts + 1 < inner.config.tries {
             let wait = retry_wait(lease.attempts + 1, inner.config.waitretry);
             let host = HostUpdate {
-                not_before: Some(now_ms() + wait.as_millis() as i64),
+                not_before: Some(ms_after(wait)),
                 ..next
             };
             inner.store.release(lease.id, true, host).await?;
@@ -1118,7 +1132,7 @@ impl<S: Store> Crawler<S> {
             .update_host(
                 origin.as_str(),
                 HostUpdate {
-                    not_before: Some(now_ms() + delay.as_millis() as i64),
+                    not_before: Some(ms_after(delay)),
                     delay_ms: Some(inner.config.politeness.floor(pace).as_millis() as i64),
                     robots_tries: None,
                 },

@@ -140,7 +140,6 @@ impl FromStr for Dialect {
     }
 }
 
-
 #[cfg(feature = "serde")]
 impl serde::Serialize for Dialect {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
