@@ -120,8 +120,8 @@ pub fn run(data: &[u8]) {
         );
         // A check answers from the fresh entry: a miss would be a fetch
         // (kept from the network by the timeouts).
-        let permission = runtime().block_on(cache.permission(lookup, "Googlebot"));
-        assert!(permission.is_ok(), "{permission:?}");
+        let allowed = runtime().block_on(cache.is_allowed(lookup, "Googlebot"));
+        assert!(allowed.is_ok(), "{allowed:?}");
         let metrics = cache.metrics();
         assert_eq!(
             (metrics.hits, metrics.misses),
@@ -146,10 +146,10 @@ pub fn run(data: &[u8]) {
     let matcher = entry.robots().matcher("Googlebot");
     let _ = matcher.is_allowed(&url);
     let _ = matcher.is_allowed("/");
-    let _ = (entry.access(), entry.is_html(), entry.stale());
+    let _ = (entry.policy(), entry.is_html(), entry.stale());
 }
 
-/// One runtime for every input: `permission` is async, though a hit never
+/// One runtime for every input: `is_allowed` is async, though a hit never
 /// waits.
 fn runtime() -> &'static tokio::runtime::Runtime {
     static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use norobots::{Matcher, Robots};
-use norobots_fetch::{Config, Origin, Permission, RobotsCache};
+use norobots_fetch::{Config, Origin, RobotsCache};
 
 const ORIGINS: usize = 10_000;
 const URLS_PER_ORIGIN: usize = 4;
@@ -74,10 +74,10 @@ fn baseline(matchers: &HashMap<String, Matcher>, urls: &[(String, String)]) -> u
         .count()
 }
 
-async fn permitted(cache: &RobotsCache, urls: &[(String, String)]) -> usize {
+async fn allowed(cache: &RobotsCache, urls: &[(String, String)]) -> usize {
     let mut n = 0;
     for (_, url) in urls {
-        n += usize::from(cache.permission(url, AGENT).await.unwrap() == Permission::Allowed);
+        n += usize::from(cache.is_allowed(url, AGENT).await.unwrap());
     }
     n
 }
@@ -94,13 +94,13 @@ async fn cached(cache: &RobotsCache, urls: &[(String, String)]) -> usize {
 #[derive(Clone, Copy)]
 enum Side {
     Baseline,
-    Permission,
+    IsAllowed,
     Check,
 }
 
 const SIDES: [(Side, &str, &str); 3] = [
     (Side::Baseline, "baseline", "map+is_allowed"),
-    (Side::Permission, "cache", "permission"),
+    (Side::IsAllowed, "cache", "is_allowed"),
     (Side::Check, "cache", "check"),
 ];
 
@@ -108,7 +108,7 @@ const SIDES: [(Side, &str, &str); 3] = [
 fn on_one_thread(s: &Setup, rt: &tokio::runtime::Runtime, side: Side) -> usize {
     match side {
         Side::Baseline => baseline(&s.matchers, &s.urls),
-        Side::Permission => rt.block_on(permitted(&s.cache, &s.urls)),
+        Side::IsAllowed => rt.block_on(allowed(&s.cache, &s.urls)),
         Side::Check => rt.block_on(cached(&s.cache, &s.urls)),
     }
 }
@@ -135,7 +135,7 @@ fn as_tasks(
             async move {
                 match side {
                     Side::Baseline => baseline(&matchers, &urls),
-                    Side::Permission => permitted(&cache, &urls).await,
+                    Side::IsAllowed => allowed(&cache, &urls).await,
                     Side::Check => cached(&cache, &urls).await,
                 }
             }
@@ -201,16 +201,16 @@ fn paired(s: &Setup, one: &tokio::runtime::Runtime, many: &tokio::runtime::Runti
         start.elapsed().as_secs_f64()
     };
     let time_many = |side| as_tasks(s, many, 1, chunk, side).as_secs_f64();
-    let mut one_permission = Vec::new();
+    let mut one_is_allowed = Vec::new();
     let mut one_check = Vec::new();
-    let mut many_permission = Vec::new();
+    let mut many_is_allowed = Vec::new();
     let mut many_check = Vec::new();
     for _ in 0..ROUNDS {
         let base = time_one(Side::Baseline);
-        one_permission.push(time_one(Side::Permission) / base);
+        one_is_allowed.push(time_one(Side::IsAllowed) / base);
         one_check.push(time_one(Side::Check) / base);
         let base = time_many(Side::Baseline);
-        many_permission.push(time_many(Side::Permission) / base);
+        many_is_allowed.push(time_many(Side::IsAllowed) / base);
         many_check.push(time_many(Side::Check) / base);
     }
     let show = |name: &str, mut v: Vec<f64>| {
@@ -223,9 +223,9 @@ fn paired(s: &Setup, one: &tokio::runtime::Runtime, many: &tokio::runtime::Runti
             q(0.75)
         );
     };
-    show("one thread, permission", one_permission);
+    show("one thread, is_allowed", one_is_allowed);
     show("one thread, check", one_check);
-    show("8 tasks, permission", many_permission);
+    show("8 tasks, is_allowed", many_is_allowed);
     show("8 tasks, check", many_check);
 }
 

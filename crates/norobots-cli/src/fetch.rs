@@ -5,7 +5,7 @@ use std::io::{self, BufWriter, Write};
 use std::time::Duration;
 
 use norobots::Dialect;
-use norobots_fetch::{Access, Entry};
+use norobots_fetch::{Entry, Outcome, Policy};
 use norobots_tools::Escaped;
 use serde_json::json;
 
@@ -48,7 +48,7 @@ pub fn run(command: &FetchCommand) -> Result<bool, CliError> {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
         Err(e) => return Err(CliError::Write(e)),
     }
-    Ok(matches!(entry.access(), Access::Defer(_)))
+    Ok(entry.policy() == Policy::Defer)
 }
 
 /// The report, one `label  value` line per fact.
@@ -60,7 +60,7 @@ pub fn report(out: &mut impl Write, entry: &Entry, agent: &str) -> io::Result<()
     }
     let bytes = fetch.bytes;
     let last = match (&fetch.outcome, fetch.status) {
-        (norobots_fetch::Outcome::Redirect(_), Some(s)) => format!(" (last answer HTTP {s})"),
+        (Outcome::Redirect(_), Some(s)) => format!(" (last answer HTTP {s})"),
         _ => String::new(),
     };
     writeln!(
@@ -91,15 +91,9 @@ pub fn report(out: &mut impl Write, entry: &Entry, agent: &str) -> io::Result<()
     }
     // The outcome line above gave the cause; the policy says only what it
     // means, so that a failure is said once.
-    let policy = match entry.access() {
-        Access::Rules => "obey the file's rules",
-        Access::AllowAll(_) => "allow all",
-        Access::DisallowAll(_) => "disallow all",
-        Access::Defer(_) => "defer the host",
-    };
-    writeln!(out, "policy       {policy}")?;
+    writeln!(out, "policy       {}", entry.policy())?;
     // A failure is not fresh: its lifetime is the wait before the next try.
-    let label = if norobots_fetch::is_failure(&fetch.outcome) || entry.stale().is_some() {
+    let label = if fetch.outcome.is_failure() || entry.stale().is_some() {
         "retry after "
     } else {
         "fresh for   "
@@ -110,7 +104,7 @@ pub fn report(out: &mut impl Write, entry: &Entry, agent: &str) -> io::Result<()
         human(entry.ttl()),
         httpdate::fmt_http_date(entry.expires())
     )?;
-    if *entry.access() != Access::Rules {
+    if entry.policy() != Policy::Rules {
         return Ok(());
     }
     let robots = entry.robots();
@@ -155,21 +149,11 @@ pub fn report(out: &mut impl Write, entry: &Entry, agent: &str) -> io::Result<()
     Ok(())
 }
 
-/// What the policy does, as a stable slug for JSON.
-fn policy_slug(access: &Access) -> &'static str {
-    match access {
-        Access::Rules => "rules",
-        Access::AllowAll(_) => "allow-all",
-        Access::DisallowAll(_) => "disallow-all",
-        Access::Defer(_) => "defer",
-    }
-}
-
 /// The report as one JSON object (its shape is in the crate's README).
 pub fn write_json(out: &mut impl Write, entry: &Entry, agent: &str) -> io::Result<()> {
     let fetch = entry.fetch();
-    let failed = norobots_fetch::is_failure(&fetch.outcome) || entry.stale().is_some();
-    let groups: Vec<serde_json::Value> = if *entry.access() == Access::Rules {
+    let failed = fetch.outcome.is_failure() || entry.stale().is_some();
+    let groups: Vec<serde_json::Value> = if entry.policy() == Policy::Rules {
         entry
             .robots()
             .groups_for(agent)
@@ -204,7 +188,7 @@ pub fn write_json(out: &mut impl Write, entry: &Entry, agent: &str) -> io::Resul
         "fetched_at": crate::json::rfc3339(fetch.fetched_at),
         "stale": entry.stale().map(|f| f.to_string()),
         "html": entry.is_html(),
-        "policy": policy_slug(entry.access()),
+        "policy": entry.policy().as_str(),
         "failed": failed,
         "expires": crate::json::rfc3339(entry.expires()),
         "ttl_s": entry.ttl().as_secs(),

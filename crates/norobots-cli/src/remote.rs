@@ -10,7 +10,7 @@ use std::io::{self, BufWriter, Write};
 use std::time::Duration;
 
 use norobots::Dialect;
-use norobots_fetch::{Basis, Config, Decision, Origin, RobotsCache};
+use norobots_fetch::{Config, Decision, Origin, RobotsCache};
 use norobots_tools::printable;
 use tokio::runtime::Runtime;
 use tokio::task::JoinHandle;
@@ -199,41 +199,35 @@ pub fn write_decision(
     url: &[u8],
     decision: &Decision,
 ) -> io::Result<()> {
-    let (word, basis) = match decision {
-        Decision::Allow(b) => ("allowed", Some(b)),
-        Decision::Disallow(b) => ("disallowed", Some(b)),
-        Decision::Defer { .. } => ("defer", None),
+    let word = match decision {
+        Decision::Allow(_) => "allowed",
+        Decision::Disallow(_) => "disallowed",
+        Decision::Defer { .. } => "defer",
     };
     match format {
         Format::Plain | Format::Explain => {
             write!(out, "{word}\t")?;
             out.write_all(url)?;
             if format == Format::Explain {
-                match decision {
-                    // The reason quotes the server (a redirect's target)
-                    // or its robots.txt: escaped, unlike the caller's URL.
-                    Decision::Defer { until, outcome } => write!(
+                // The reason quotes the server (a redirect's target) or its
+                // robots.txt: escaped, unlike the caller's URL.
+                match (decision, decision.reason()) {
+                    (Decision::Defer { until, outcome }, _) => write!(
                         out,
                         "\tuntil {}: robots.txt: {}",
                         httpdate::fmt_http_date(*until),
                         printable(&outcome.to_string())
                     )?,
-                    _ => {
-                        let basis = basis.expect("allow and disallow have a basis");
-                        write!(out, "\t{}", printable(&basis.to_string()))?
-                    }
+                    (_, Some(reason)) => write!(out, "\t{}", printable(&reason.to_string()))?,
+                    (_, None) => unreachable!("allow and disallow have a reason"),
                 }
             }
         }
         Format::Json => {
-            let rule = match basis {
-                Some(Basis::Rule {
-                    line,
-                    kind,
-                    pattern,
-                }) => Some((*line, *kind, &**pattern)),
-                _ => None,
-            };
+            let rule = decision
+                .reason()
+                .and_then(|r| r.rule())
+                .map(|r| (r.line, r.kind, r.pattern));
             write_json_fields(out, url, decision.is_allowed(), rule)?;
             let name = match decision {
                 Decision::Allow(_) => "allow",
@@ -241,13 +235,11 @@ pub fn write_decision(
                 Decision::Defer { .. } => "defer",
             };
             write!(out, ",\"decision\":\"{name}\",\"reason\":")?;
-            match decision {
-                Decision::Defer { outcome, .. }
-                | Decision::Allow(Basis::Fetch(outcome))
-                | Decision::Disallow(Basis::Fetch(outcome)) => {
+            match decision.outcome() {
+                Some(outcome) => {
                     serde_json::to_writer(&mut *out, &format!("robots.txt: {outcome}"))?
                 }
-                _ => out.write_all(b"null")?,
+                None => out.write_all(b"null")?,
             }
             if let Decision::Defer { until, .. } = decision {
                 write!(out, ",\"until\":\"{}\"", crate::json::rfc3339(*until))?;
@@ -262,7 +254,7 @@ pub fn write_decision(
 mod tests {
     use super::*;
     use norobots::RuleKind;
-    use norobots_fetch::{Failure, Outcome as FetchOutcome};
+    use norobots_fetch::{Failure, Outcome as FetchOutcome, Reason};
     use std::time::SystemTime;
 
     fn render(format: Format, decision: &Decision) -> String {
@@ -273,10 +265,11 @@ mod tests {
 
     #[test]
     fn rules_print_as_check_with_a_file_does() {
-        let d = Decision::Disallow(Basis::Rule {
+        let d = Decision::Disallow(Reason::Rule {
             line: 2,
             kind: RuleKind::Disallow,
             pattern: "/x".into(),
+            group_line: 1,
         });
         assert_eq!(render(Format::Plain, &d), "disallowed\thttp://a.test/x\n");
         assert_eq!(
@@ -291,7 +284,7 @@ mod tests {
 
     #[test]
     fn whole_site_answers_and_deferrals_say_why() {
-        let d = Decision::Allow(Basis::Fetch(FetchOutcome::Status(404)));
+        let d = Decision::Allow(Reason::Fetch(FetchOutcome::Status(404)));
         assert_eq!(
             render(Format::Explain, &d),
             "allowed\thttp://a.test/x\trobots.txt: HTTP 404\n"

@@ -25,7 +25,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use norobots::meta::{Links, PageDirectives};
-use norobots_fetch::{Entry, Origin, RobotsCache};
+use norobots_fetch::{Entry, Origin, Policy, RobotsCache};
 use tokio::sync::{Notify, Semaphore};
 use url::Url;
 
@@ -1007,7 +1007,10 @@ impl<S: Store> Crawler<S> {
             Err(_) => return Ok(()),
         };
         inner.progress.requests.fetch_add(1, Relaxed);
-        let policy = entry.access().to_string();
+        let policy = match entry.policy() {
+            Policy::Rules => Policy::Rules.to_string(),
+            whole => format!("{whole} ({})", fetch.outcome),
+        };
         {
             let mut notes = inner.robots_notes.lock().unwrap_or_else(|e| e.into_inner());
             let note = notes

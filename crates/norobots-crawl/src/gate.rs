@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use norobots_fetch::{Basis, Decision as CacheDecision, Entry, Origin, RobotsCache};
+use norobots_fetch::{Decision as CacheDecision, Entry, Origin, Reason as CacheReason, RobotsCache};
 
 use crate::decision::Reason;
 use crate::politeness::Pace;
@@ -133,20 +133,21 @@ impl Gate {
             .unwrap_or_default();
         match d {
             CacheDecision::Allow(_) => Answer::Allow,
-            CacheDecision::Disallow(Basis::Rule {
+            CacheDecision::Disallow(CacheReason::Rule {
                 line,
                 kind,
                 pattern,
+                ..
             }) => Answer::Disallow(Reason::Robots {
                 robots_url,
                 line,
                 rule: format!("{kind}: {pattern}"),
             }),
-            CacheDecision::Disallow(Basis::Fetch(outcome)) => Answer::Disallow(Reason::RobotsTxt {
+            CacheDecision::Disallow(CacheReason::Fetch(outcome)) => Answer::Disallow(Reason::RobotsTxt {
                 robots_url,
                 outcome: outcome.to_string(),
             }),
-            CacheDecision::Disallow(Basis::NoRule) => Answer::Disallow(Reason::RobotsTxt {
+            CacheDecision::Disallow(CacheReason::NoRule) => Answer::Disallow(Reason::RobotsTxt {
                 robots_url,
                 outcome: "disallowed".into(),
             }),

@@ -264,23 +264,11 @@ impl PageFetcher {
 }
 
 fn classify(e: &reqwest::Error) -> FetchError {
-    use std::error::Error as _;
-    let mut chain = Vec::new();
-    let mut source = e.source();
-    while let Some(s) = source {
-        chain.push(s.to_string());
-        source = s.source();
-    }
-    let text = if chain.is_empty() {
-        e.to_string()
-    } else {
-        chain[chain.len().saturating_sub(2)..].join(": ")
-    };
     if e.is_timeout() {
         FetchError::Timeout
     } else if e.is_connect() {
-        FetchError::Connect(text)
+        FetchError::Connect(norobots_fetch::cause(e))
     } else {
-        FetchError::Network(text)
+        FetchError::Network(norobots_fetch::cause(e))
     }
 }

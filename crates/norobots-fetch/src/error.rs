@@ -2,41 +2,40 @@
 //! A server that misbehaves is never an error; it is an
 //! [`Outcome`](crate::Outcome) with a policy.
 
-use std::fmt;
-
 /// Why a request could not be served at all.
 ///
+/// Each variant keeps what went wrong underneath as its
+/// [`source`](std::error::Error::source), and its message says it too, so
+/// that one line (a CLI's `error: …`) is whole.
+///
 /// ```
+/// use std::error::Error as _;
+///
 /// let err = norobots_fetch::Origin::of("ftp://example.com/").unwrap_err();
 /// assert_eq!(err.to_string(), "not an http or https URL: ftp://example.com/");
+///
+/// let err = norobots_fetch::Origin::of("http://a b/").unwrap_err();
+/// assert_eq!(err.to_string(), "bad URL `http://a b/`: invalid international domain name");
+/// assert!(err.source().unwrap().is::<url::ParseError>());
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// The URL does not parse, or has no host.
+    #[error("bad URL `{url}`: {source}")]
     BadUrl {
         /// The URL as given.
         url: String,
         /// What is wrong with it.
-        reason: String,
+        source: url::ParseError,
     },
     /// The URL's scheme is not `http` or `https`.
+    #[error("not an http or https URL: {url}")]
     UnsupportedScheme {
         /// The URL as given.
         url: String,
     },
     /// The HTTP client could not be set up (for example, no TLS roots).
-    Client(String),
+    #[error("cannot set up the HTTP client: {0}")]
+    Client(#[source] reqwest::Error),
 }
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::BadUrl { url, reason } => write!(f, "bad URL `{url}`: {reason}"),
-            Error::UnsupportedScheme { url } => write!(f, "not an http or https URL: {url}"),
-            Error::Client(e) => write!(f, "cannot set up the HTTP client: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for Error {}

@@ -2,14 +2,13 @@
 //! cap, timeouts, and every way it can fail sorted into an [`Outcome`].
 
 use std::collections::HashSet;
-use std::error::Error as _;
 use std::time::{Duration, Instant, SystemTime};
 
 use http::header::{HeaderMap, CONTENT_TYPE, LOCATION, RETRY_AFTER};
 use tracing::debug;
 use url::Url;
 
-use crate::policy::{parse_retry_after, Failure, Outcome, RedirectProblem};
+use crate::{parse_retry_after, Failure, Outcome, RedirectProblem};
 use crate::{Config, Error};
 
 /// What one fetch of a robots.txt URL saw.
@@ -144,7 +143,7 @@ impl Fetcher {
         for (host, addr) in &config.resolve {
             builder = builder.resolve(host, *addr);
         }
-        let client = builder.build().map_err(|e| Error::Client(e.to_string()))?;
+        let client = builder.build().map_err(Error::Client)?;
         Ok(Fetcher {
             client,
             timeout: config.timeout,
@@ -209,7 +208,7 @@ impl Fetcher {
             let mut response = match request.send().await {
                 Ok(r) => r,
                 Err(e) => {
-                    fetch.outcome = Outcome::Failure(classify(&e, false));
+                    fetch.outcome = Outcome::Failure(Failure::of_transport(e, false));
                     return;
                 }
             };
@@ -249,7 +248,7 @@ impl Fetcher {
             }
             if (200..300).contains(&status) {
                 if let Err(e) = self.read_body(&mut response, fetch).await {
-                    fetch.outcome = Outcome::Failure(classify(&e, true));
+                    fetch.outcome = Outcome::Failure(Failure::of_transport(e, true));
                     fetch.body = Vec::new();
                     fetch.truncated = false;
                     return;
@@ -298,37 +297,6 @@ fn next_hop(current: &Url, headers: &HeaderMap, status: u16) -> Result<Url, Redi
     }
     next.set_fragment(None);
     Ok(next)
-}
-
-/// Sorts a transport error; `in_body` says whether headers had arrived.
-///
-/// The text is the cause, said once: the last two links of the error's
-/// chain (`tcp connect error: Connection refused (os error 111)`, `dns
-/// error: failed to lookup address information: …`). The links above them
-/// repeat the URL, which the caller knows, and name the layers the error
-/// passed through (`error sending request for url (…): client error
-/// (Connect)`), which a reader does not need.
-fn classify(error: &reqwest::Error, in_body: bool) -> Failure {
-    let mut chain = Vec::new();
-    let mut source = error.source();
-    while let Some(s) = source {
-        chain.push(s.to_string());
-        source = s.source();
-    }
-    let text = if chain.is_empty() {
-        error.to_string()
-    } else {
-        chain[chain.len().saturating_sub(2)..].join(": ")
-    };
-    if error.is_timeout() {
-        Failure::Timeout
-    } else if error.is_connect() {
-        Failure::Connect(text)
-    } else if in_body || error.is_body() || error.is_decode() {
-        Failure::Body(text)
-    } else {
-        Failure::Network(text)
-    }
 }
 
 #[cfg(test)]

@@ -44,9 +44,9 @@ impl Origin {
         if let Some(key) = fast_key(url, &mut buf) {
             return Ok(Origin(key.into()));
         }
-        let parsed = Url::parse(url).map_err(|e| Error::BadUrl {
+        let parsed = Url::parse(url).map_err(|source| Error::BadUrl {
             url: url.to_string(),
-            reason: e.to_string(),
+            source,
         })?;
         Origin::of_url(&parsed)
     }
@@ -113,12 +113,14 @@ fn slow_key(url: &Url) -> Result<String, Error> {
             url: url.to_string(),
         });
     }
+    // The `url` crate gives every http(s) URL a host; one built some other
+    // way is refused as the parser would refuse it.
     let host = match url.host() {
         Some(host) => host.to_string(),
         None => {
             return Err(Error::BadUrl {
                 url: url.to_string(),
-                reason: "no host".to_string(),
+                source: url::ParseError::EmptyHost,
             })
         }
     };

@@ -3,224 +3,116 @@
 //! The tables are in `dialects.md` ("Access method"): the 1996 draft's
 //! recommendations (section 3.1), which the 1994 standard inherits, and RFC
 //! 9309 section 2.3.1, which `google` follows. This module is pure: the
-//! fetcher reports an [`Outcome`] and [`access`] turns it into an
-//! [`Access`]; nothing here touches the network or the clock.
+//! fetcher reports an [`Outcome`], [`Policy::of`] reads it, and
+//! [`retry_wait`] says how long a failure waits; nothing here touches the
+//! network or the clock.
 
 use std::fmt;
 use std::time::{Duration, SystemTime};
 
 use norobots::Dialect;
 
-/// How a fetch of `/robots.txt` ended, after redirects were followed.
-///
-/// ```
-/// use norobots_fetch::{Failure, Outcome};
-///
-/// let ok = Outcome::Status(200);
-/// let down = Outcome::Failure(Failure::Timeout);
-/// assert_ne!(ok, down);
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// The server answered with this status (the last hop's, for a chain).
-    Status(u16),
-    /// Redirects did not lead to a file.
-    Redirect(RedirectProblem),
-    /// No complete answer came.
-    Failure(Failure),
-}
-
-/// Why following redirects stopped without reaching a file.
-///
-/// ```
-/// use norobots_fetch::RedirectProblem;
-///
-/// assert_eq!(RedirectProblem::TooMany(6).to_string(), "more than 5 redirects (6)");
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RedirectProblem {
-    /// More hops than allowed (the count reached).
-    TooMany(usize),
-    /// A hop led back to a URL already visited.
-    Loop(String),
-    /// A hop led to a scheme other than `http`/`https`, or to an URL that
-    /// does not parse (a `Location` that is not UTF-8 among them).
-    BadTarget(String),
-    /// A 3xx answer without a usable `Location`.
-    NoLocation(u16),
-}
-
-impl fmt::Display for RedirectProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RedirectProblem::TooMany(n) => {
-                write!(f, "more than {} redirects ({n})", n.saturating_sub(1))
-            }
-            RedirectProblem::Loop(url) => write!(f, "redirect loop back to {url}"),
-            RedirectProblem::BadTarget(url) => write!(f, "redirect to {url}, not an HTTP URL"),
-            RedirectProblem::NoLocation(status) => write!(f, "{status} without a Location"),
-        }
-    }
-}
-
-/// A fetch that got no complete answer: the server or the network failed.
-///
-/// ```
-/// use norobots_fetch::Failure;
-///
-/// assert_eq!(Failure::Timeout.kind(), "timeout");
-/// assert_eq!(Failure::Status(503).kind(), "5xx");
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Failure {
-    /// A 5xx answer, or 429 Too Many Requests.
-    Status(u16),
-    /// The connect or total timeout fired.
-    Timeout,
-    /// No connection (refused, unreachable, DNS).
-    Connect(String),
-    /// The connection broke while the body was read.
-    Body(String),
-    /// Any other transport error.
-    Network(String),
-}
-
-impl Failure {
-    /// A short stable name for metrics and logs: `5xx`, `429`, `timeout`,
-    /// `connect`, `body` or `network`.
-    ///
-    /// ```
-    /// assert_eq!(norobots_fetch::Failure::Status(429).kind(), "429");
-    /// ```
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Failure::Status(429) => "429",
-            Failure::Status(_) => "5xx",
-            Failure::Timeout => "timeout",
-            Failure::Connect(_) => "connect",
-            Failure::Body(_) => "body",
-            Failure::Network(_) => "network",
-        }
-    }
-}
-
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Failure::Status(s) => write!(f, "HTTP {s}"),
-            Failure::Timeout => f.write_str("timed out"),
-            Failure::Connect(e) => write!(f, "cannot connect: {e}"),
-            Failure::Body(e) => write!(f, "connection broke in the body: {e}"),
-            Failure::Network(e) => write!(f, "network error: {e}"),
-        }
-    }
-}
+use crate::{Failure, Outcome};
 
 /// What a robot may do on an origin, given how its `/robots.txt` fetch
-/// ended.
+/// ended: the status-code policy of RFC 9309 2.3.1 and the 1996 draft's
+/// section 3.1, which [`Policy::of`] applies.
+///
+/// It says nothing of why; that is the [`Outcome`] beside it
+/// ([`Fetch::outcome`](crate::Fetch::outcome)).
 ///
 /// ```
 /// use norobots::Dialect;
-/// use norobots_fetch::{access, Access, Outcome};
+/// use norobots_fetch::{Outcome, Policy};
 ///
-/// assert_eq!(access(Dialect::Rfc9309, &Outcome::Status(200)), Access::Rules);
-/// assert!(matches!(access(Dialect::Draft1996, &Outcome::Status(403)), Access::DisallowAll(_)));
-/// assert!(matches!(access(Dialect::Rfc9309, &Outcome::Status(403)), Access::AllowAll(_)));
+/// assert_eq!(Policy::of(Dialect::Rfc9309, &Outcome::Status(200)), Policy::Rules);
+/// assert_eq!(Policy::of(Dialect::Draft1996, &Outcome::Status(403)), Policy::DisallowAll);
+/// assert_eq!(Policy::of(Dialect::Rfc9309, &Outcome::Status(403)), Policy::AllowAll);
+/// assert_eq!(Policy::DisallowAll.to_string(), "disallow all");
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Access {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum Policy {
     /// A file was found: obey its rules.
     Rules,
     /// No file, or none that can be had: no restrictions.
-    AllowAll(Outcome),
+    AllowAll,
     /// The site is closed to robots.
-    DisallowAll(Outcome),
+    DisallowAll,
     /// A temporary failure: come back later.
-    Defer(Outcome),
+    Defer,
 }
 
-impl fmt::Display for Access {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (what, why) = match self {
-            Access::Rules => return f.write_str("obey the file's rules"),
-            Access::AllowAll(o) => ("allow all", o),
-            Access::DisallowAll(o) => ("disallow all", o),
-            Access::Defer(o) => ("defer the host", o),
-        };
-        write!(f, "{what} ({why})")
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Outcome::Status(s) => write!(f, "HTTP {s}"),
-            Outcome::Redirect(r) => r.fmt(f),
-            Outcome::Failure(e) => e.fmt(f),
-        }
-    }
-}
-
-/// The access a fetch outcome gives, per dialect.
-///
-/// | outcome | `norobots1994`, `draft1996` | `rfc9309`, `google` |
-/// |---|---|---|
-/// | 2xx | rules | rules |
-/// | 401, 403 | disallow all | allow all |
-/// | 429 | defer | defer |
-/// | other 4xx | allow all | allow all |
-/// | 5xx, timeout, network error | defer | disallow all |
-/// | redirects that lead nowhere | allow all | allow all |
-///
-/// A 429 asks the robot to slow down; both dialects defer. Redirect chains
-/// longer than the limit, loops and redirects to other schemes count as "no
-/// file" (RFC 9309 2.3.1.2: "MAY assume that the robots.txt file is
-/// unavailable"); the draft says only to follow redirects, and is read the
-/// same way.
-///
-/// ```
-/// use norobots::Dialect;
-/// use norobots_fetch::{access, Access, Failure, Outcome};
-///
-/// let down = Outcome::Failure(Failure::Status(503));
-/// assert_eq!(access(Dialect::Draft1996, &down), Access::Defer(down.clone()));
-/// assert_eq!(access(Dialect::Rfc9309, &down), Access::DisallowAll(down.clone()));
-/// ```
-pub fn access(dialect: Dialect, outcome: &Outcome) -> Access {
-    let legacy = matches!(dialect, Dialect::Norobots1994 | Dialect::Draft1996);
-    let o = outcome.clone();
-    match outcome {
-        Outcome::Status(200..=299) => Access::Rules,
-        Outcome::Status(401 | 403) if legacy => Access::DisallowAll(o),
-        Outcome::Status(429) | Outcome::Failure(Failure::Status(429)) => Access::Defer(o),
-        Outcome::Status(400..=499) => Access::AllowAll(o),
-        // The fetcher reports 5xx as failures; a stray one here is the same.
-        Outcome::Status(_) | Outcome::Failure(_) => {
-            if legacy {
-                Access::Defer(o)
-            } else {
-                Access::DisallowAll(o)
+impl Policy {
+    /// The policy a fetch outcome gives, per dialect.
+    ///
+    /// | outcome | `norobots1994`, `draft1996` | `rfc9309`, `google` |
+    /// |---|---|---|
+    /// | 2xx | rules | rules |
+    /// | 401, 403 | disallow all | allow all |
+    /// | 429 | defer | defer |
+    /// | other 4xx | allow all | allow all |
+    /// | 5xx, timeout, network error | defer | disallow all |
+    /// | redirects that lead nowhere | allow all | allow all |
+    ///
+    /// A 429 asks the robot to slow down; both dialects defer. Redirect
+    /// chains longer than the limit, loops and redirects to other schemes
+    /// count as "no file" (RFC 9309 2.3.1.2: "MAY assume that the robots.txt
+    /// file is unavailable"); the draft says only to follow redirects, and
+    /// is read the same way.
+    ///
+    /// ```
+    /// use norobots::Dialect;
+    /// use norobots_fetch::{Failure, Outcome, Policy};
+    ///
+    /// let down = Outcome::Failure(Failure::Status(503));
+    /// assert_eq!(Policy::of(Dialect::Draft1996, &down), Policy::Defer);
+    /// assert_eq!(Policy::of(Dialect::Rfc9309, &down), Policy::DisallowAll);
+    /// ```
+    pub fn of(dialect: Dialect, outcome: &Outcome) -> Policy {
+        let legacy = matches!(dialect, Dialect::Norobots1994 | Dialect::Draft1996);
+        match outcome {
+            Outcome::Status(200..=299) => Policy::Rules,
+            Outcome::Status(401 | 403) if legacy => Policy::DisallowAll,
+            Outcome::Status(429) | Outcome::Failure(Failure::Status(429)) => Policy::Defer,
+            Outcome::Status(400..=499) => Policy::AllowAll,
+            // The fetcher reports 5xx as failures; a stray one here is the same.
+            Outcome::Status(_) | Outcome::Failure(_) => {
+                if legacy {
+                    Policy::Defer
+                } else {
+                    Policy::DisallowAll
+                }
             }
+            Outcome::Redirect(_) => Policy::AllowAll,
         }
-        Outcome::Redirect(_) => Access::AllowAll(o),
+    }
+
+    /// A short stable name: `rules`, `allow-all`, `disallow-all` or
+    /// `defer`.
+    ///
+    /// ```
+    /// assert_eq!(norobots_fetch::Policy::AllowAll.as_str(), "allow-all");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Policy::Rules => "rules",
+            Policy::AllowAll => "allow-all",
+            Policy::DisallowAll => "disallow-all",
+            Policy::Defer => "defer",
+        }
     }
 }
 
-/// Whether an outcome is a failure to reach the file (a 5xx, 429 or
-/// transport error) rather than an answer about it.
-///
-/// ```
-/// use norobots_fetch::{is_failure, Failure, Outcome};
-///
-/// assert!(is_failure(&Outcome::Failure(Failure::Timeout)));
-/// assert!(is_failure(&Outcome::Status(503)));
-/// assert!(!is_failure(&Outcome::Status(404)));
-/// ```
-pub fn is_failure(outcome: &Outcome) -> bool {
-    match outcome {
-        Outcome::Status(s) => *s == 429 || !(200..500).contains(s),
-        Outcome::Redirect(_) => false,
-        Outcome::Failure(_) => true,
+impl fmt::Display for Policy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Policy::Rules => "obey the file's rules",
+            Policy::AllowAll => "allow all",
+            Policy::DisallowAll => "disallow all",
+            Policy::Defer => "defer the host",
+        })
     }
 }
 
@@ -279,6 +171,8 @@ pub fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::outcome::client_error;
+    use crate::RedirectProblem;
 
     const ALL: [Dialect; 4] = [
         Dialect::Norobots1994,
@@ -296,7 +190,7 @@ mod tests {
     fn success_means_rules_in_every_dialect() {
         for d in ALL {
             for s in [200, 203, 204, 299] {
-                assert_eq!(access(d, &Outcome::Status(s)), Access::Rules);
+                assert_eq!(Policy::of(d, &Outcome::Status(s)), Policy::Rules);
             }
         }
     }
@@ -307,11 +201,11 @@ mod tests {
     fn unauthorized_closes_the_site_only_in_the_draft() {
         for d in ALL {
             for s in [401, 403] {
-                let a = access(d, &Outcome::Status(s));
+                let a = Policy::of(d, &Outcome::Status(s));
                 if is_legacy(d) {
-                    assert!(matches!(a, Access::DisallowAll(_)), "{d} {s}");
+                    assert_eq!(a, Policy::DisallowAll, "{d} {s}");
                 } else {
-                    assert!(matches!(a, Access::AllowAll(_)), "{d} {s}");
+                    assert_eq!(a, Policy::AllowAll, "{d} {s}");
                 }
             }
         }
@@ -322,10 +216,7 @@ mod tests {
     fn not_found_and_other_client_errors_allow_all() {
         for d in ALL {
             for s in [400, 404, 410, 451, 499] {
-                assert!(matches!(
-                    access(d, &Outcome::Status(s)),
-                    Access::AllowAll(_)
-                ));
+                assert_eq!(Policy::of(d, &Outcome::Status(s)), Policy::AllowAll);
             }
         }
     }
@@ -339,19 +230,19 @@ mod tests {
             Outcome::Status(503),
             Outcome::Failure(Failure::Status(502)),
             Outcome::Failure(Failure::Timeout),
-            Outcome::Failure(Failure::Connect("refused".into())),
-            Outcome::Failure(Failure::Body("reset".into())),
+            Outcome::Failure(Failure::Connect(client_error())),
+            Outcome::Failure(Failure::Body(client_error())),
         ];
         for d in ALL {
             for o in &failures {
-                let a = access(d, o);
+                let a = Policy::of(d, o);
                 if is_legacy(d) {
-                    assert_eq!(a, Access::Defer(o.clone()));
+                    assert_eq!(a, Policy::Defer);
                 } else {
-                    assert_eq!(a, Access::DisallowAll(o.clone()));
+                    assert_eq!(a, Policy::DisallowAll);
                 }
             }
-            assert!(matches!(access(d, &Outcome::Status(429)), Access::Defer(_)));
+            assert_eq!(Policy::of(d, &Outcome::Status(429)), Policy::Defer);
         }
     }
 
@@ -365,21 +256,9 @@ mod tests {
                 RedirectProblem::BadTarget("ftp://a/".into()),
                 RedirectProblem::NoLocation(301),
             ] {
-                assert!(matches!(
-                    access(d, &Outcome::Redirect(p)),
-                    Access::AllowAll(_)
-                ));
+                assert_eq!(Policy::of(d, &Outcome::Redirect(p)), Policy::AllowAll);
             }
         }
-    }
-
-    #[test]
-    fn failures_are_told_from_answers() {
-        assert!(is_failure(&Outcome::Status(500)));
-        assert!(is_failure(&Outcome::Status(429)));
-        assert!(!is_failure(&Outcome::Status(403)));
-        assert!(!is_failure(&Outcome::Status(200)));
-        assert!(!is_failure(&Outcome::Redirect(RedirectProblem::TooMany(6))));
     }
 
     #[test]

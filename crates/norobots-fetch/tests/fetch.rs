@@ -8,16 +8,18 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use norobots::{Dialect, RuleKind};
-use norobots_fetch::{Access, Basis, Decision, Failure, Outcome, RedirectProblem, RobotsCache};
+use norobots_fetch::{Decision, Failure, Outcome, Policy, Reason, RedirectProblem, RobotsCache};
 use support::{cache_for, config_for, Reply, Server};
 
 const RULES: &str = "User-agent: *\nDisallow: /private\n";
 
-fn rule(line: usize, kind: RuleKind, pattern: &str) -> Basis {
-    Basis::Rule {
+/// A rule of a file whose one group starts on line 1, as most here are.
+fn rule(line: usize, kind: RuleKind, pattern: &str) -> Reason {
+    Reason::Rule {
         line,
         kind,
         pattern: pattern.into(),
+        group_line: 1,
     }
 }
 
@@ -40,7 +42,7 @@ fn assert_unreachable(
         ) => f,
         (
             Dialect::Rfc9309 | Dialect::Google,
-            Decision::Disallow(Basis::Fetch(Outcome::Failure(f))),
+            Decision::Disallow(Reason::Fetch(Outcome::Failure(f))),
         ) => f,
         _ => panic!("{what} {dialect}: {decision:?}"),
     };
@@ -89,16 +91,16 @@ async fn each_status_class_per_dialect() {
                     matches!(&decision, Decision::Disallow(b) if *b == rule(2, RuleKind::Disallow, "/private"))
                 }
                 401 | 403 if legacy => {
-                    decision == Decision::Disallow(Basis::Fetch(Outcome::Status(status)))
+                    decision == Decision::Disallow(Reason::Fetch(Outcome::Status(status)))
                 }
                 429 => matches!(&decision, Decision::Defer { outcome, .. } if *outcome == failure),
                 404 | 410 | 401 | 403 => {
-                    decision == Decision::Allow(Basis::Fetch(Outcome::Status(status)))
+                    decision == Decision::Allow(Reason::Fetch(Outcome::Status(status)))
                 }
                 _ if legacy => {
                     matches!(&decision, Decision::Defer { outcome, .. } if *outcome == failure)
                 }
-                _ => decision == Decision::Disallow(Basis::Fetch(failure)),
+                _ => decision == Decision::Disallow(Reason::Fetch(failure)),
             };
             assert!(got, "{dialect} {status}: {decision:?}");
             // A second check is a hit: no new request.
@@ -163,7 +165,7 @@ async fn redirect_chains_of_one_five_and_six_hops() {
             } else {
                 assert_eq!(
                     decision,
-                    Decision::Allow(Basis::Fetch(Outcome::Redirect(RedirectProblem::TooMany(6))))
+                    Decision::Allow(Reason::Fetch(Outcome::Redirect(RedirectProblem::TooMany(6))))
                 );
             }
             // The rules apply to the origin asked about.
@@ -190,7 +192,7 @@ async fn a_redirect_loop_is_detected() {
         .check(&server.url("a.test", "/x"), "TestBot")
         .await
         .unwrap();
-    let Decision::Allow(Basis::Fetch(Outcome::Redirect(RedirectProblem::Loop(url)))) = decision
+    let Decision::Allow(Reason::Fetch(Outcome::Redirect(RedirectProblem::Loop(url)))) = decision
     else {
         panic!("{decision:?}");
     };
@@ -254,7 +256,7 @@ async fn a_redirect_to_another_scheme_is_no_file() {
             .unwrap();
         assert_eq!(
             decision,
-            Decision::Allow(Basis::Fetch(Outcome::Redirect(RedirectProblem::BadTarget(
+            Decision::Allow(Reason::Fetch(Outcome::Redirect(RedirectProblem::BadTarget(
                 "ftp://files.test/robots.txt".into()
             ))))
         );
@@ -420,7 +422,7 @@ async fn a_refused_connection_is_a_failure() {
     assert!(
         matches!(
             &decision,
-            Decision::Disallow(Basis::Fetch(Outcome::Failure(Failure::Connect(_))))
+            Decision::Disallow(Reason::Fetch(Outcome::Failure(Failure::Connect(_))))
         ),
         "{decision:?}"
     );
@@ -763,7 +765,7 @@ async fn the_stale_limit_ends_the_stand_in() {
     let d = cache.check(&url, "TestBot").await.unwrap();
     assert_eq!(
         d,
-        Decision::Disallow(Basis::Fetch(Outcome::Failure(Failure::Status(500))))
+        Decision::Disallow(Reason::Fetch(Outcome::Failure(Failure::Status(500))))
     );
     assert_eq!(server.requests(), 2);
 }
@@ -896,11 +898,11 @@ async fn an_html_page_is_parsed_and_flagged() {
     let url = server.url("a.test", "/x");
     assert_eq!(
         cache.check(&url, "TestBot").await.unwrap(),
-        Decision::Allow(Basis::NoRule)
+        Decision::Allow(Reason::NoRule)
     );
     let entry = cache.entry(&url).unwrap().unwrap();
     assert!(entry.is_html());
-    assert_eq!(*entry.access(), Access::Rules);
+    assert_eq!(entry.policy(), Policy::Rules);
     assert_eq!(server.requests(), 1);
 }
 
