@@ -386,7 +386,8 @@ mod tests {
             Decision::Disallow(Reason::Rule {
                 line: 2,
                 kind: RuleKind::Disallow,
-                pattern: "/x".into()
+                pattern: "/x".into(),
+                group_line: 1,
             })
         );
         let d = c.check("http://A.EXAMPLE:80/x/y", "bot").await.unwrap();

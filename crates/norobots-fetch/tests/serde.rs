@@ -14,10 +14,11 @@ fn decisions_name_the_rule_or_the_outcome() {
         line: 2,
         kind: RuleKind::Disallow,
         pattern: "/x".into(),
+        group_line: 1,
     });
     assert_eq!(
         to_value(&rule).unwrap(),
-        json!({"disallow": {"rule": {"line": 2, "kind": "Disallow", "pattern": "/x"}}})
+        json!({"disallow": {"rule": {"line": 2, "kind": "Disallow", "pattern": "/x", "group_line": 1}}})
     );
     assert_eq!(to_value(Decision::Allow(Reason::NoRule)).unwrap(), json!({"allow": "no-rule"}));
     let whole = Decision::Allow(Reason::Fetch(Outcome::Redirect(RedirectProblem::TooMany(6))));
