@@ -402,8 +402,8 @@ impl CrawlArgs {
         }
         // One thread: a crawl waits on the network, and its CPU work per
         // page (parsing, the store, a file) is shorter than handing it to
-        // another thread; measured on the benchmark site, two runtime
-        // threads took twice the CPU for a slower crawl.
+        // another thread, so a second runtime thread costs CPU and gains no
+        // speed (crates/norobots-bench/README.md has the measurement).
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()

@@ -1,5 +1,5 @@
-//! The README shows the site-owner tools' output on `examples/site/`; it
-//! must be what they print today.
+//! norobots-tools' README shows the site-owner tools' output on
+//! `examples/site/`; it must be what they print today.
 
 use assert_cmd::Command;
 
@@ -9,7 +9,7 @@ fn root() -> std::path::PathBuf {
 
 /// The block the README shows after `$ <command line>`.
 fn shown(command_line: &str) -> String {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(root().join("crates/norobots-tools/README.md")).unwrap();
     let marker = format!("$ {command_line}\n");
     let start = readme
         .find(&marker)

@@ -60,6 +60,11 @@
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
 
+// This crate's own README (shown on crates.io) runs as doctests too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;
+
 mod cache;
 mod config;
 mod decision;

@@ -28,6 +28,11 @@
 
 #![deny(missing_docs)]
 
+// The README's example runs as a doctest, so it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub mod audit;
 pub mod lint;
 mod printable;

@@ -33,6 +33,11 @@
 //! ```
 #![deny(missing_docs)]
 
+// The README's examples run as doctests, so they cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 mod agent;
 mod diagnostic;
 mod dialect;

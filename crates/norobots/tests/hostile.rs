@@ -36,21 +36,22 @@ use alloc::{allocations, measure};
 
 /// The wall time any one measured run here may take.
 ///
-/// The slowest runs of a debug build took 2.0 s on an idle machine (nested
-/// prefixes, 12.5 MB; a 4 MB line of words, 2.3 s) and 2.7 s with the load
-/// average at 10 (other builds and tests on the two cores): 60 s is more
-/// than 20 times that. It catches what the counts cannot see, work in code
-/// that counts no steps (a standard-library call, a loop added without its
+/// More than 20 times what the slowest runs of a debug build take (nested
+/// prefixes, 12.5 MB; a 4 MB line of words), on an idle machine or with the
+/// load average at 10 (other builds and tests on the two cores); the
+/// figures are in crates/norobots-bench/README.md, "Other figures behind
+/// the code". It catches what the counts cannot see, work in code that
+/// counts no steps (a standard-library call, a loop added without its
 /// count), where that work goes quadratic over the larger inputs: a pass
 /// over 4 MB per octet of it is 8 * 10^12 octets, over 1,000 s even at the
-/// 8 GB/s that `<[u8]>::contains` scanned in a debug build (the standard
+/// speed `<[u8]>::contains` scans at in a debug build (the standard
 /// library comes optimised), and a pass over the 10 MB file per line of it
-/// (350,000 lines) 1.8 * 10^12 octets, 230 s. It does not catch one over
+/// (350,000 lines) 1.8 * 10^12 octets, minutes. It does not catch one over
 /// the inputs of 10,000 to 100,000 octets, nor a pass over the 100,000
-/// rules per rule (5 * 10^9 pairs, seconds): such a pass, per place, over
-/// the 40,000-octet path of the segment test took 1.5 s. There only the
-/// counts do (the same pass through the library's own scan, which counts,
-/// made 76,000 steps an octet against a budget of 1,200).
+/// rules per rule (5 * 10^9 pairs, seconds), such as a pass per place over
+/// the 40,000-octet path of the segment test. There only the counts do
+/// (the same pass through the library's own scan, which counts, made
+/// 76,000 steps an octet against a budget of 1,200).
 const WALL_BOUND: Duration = Duration::from_secs(60);
 
 /// The tests of this file run one at a time: they measure memory and time.

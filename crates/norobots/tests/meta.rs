@@ -463,9 +463,9 @@ mod html {
             format!("/post/{}?a=1&b=2", blocks - 1)
         );
         // HTML is read by html5ever, whose work is not counted: a bound on
-        // time. 2.9 s in a debug build on an idle 2-core machine, 60 s no
-        // load reaches; a pass over the page per octet of it would be
-        // 2 * 10^14 octets, hours.
+        // time, 60 s, that no load reaches (the idle figure is in
+        // crates/norobots-bench/README.md); a pass over the page per octet
+        // of it would be 2 * 10^14 octets, hours.
         assert!(elapsed < Duration::from_secs(60), "took {elapsed:?}");
         // Links (and a Vec that may have doubled) plus a fixed 2 MB for the
         // tokenizer's pieces; the 20 MB page is never copied.

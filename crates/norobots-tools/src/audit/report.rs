@@ -503,7 +503,8 @@ impl AuditReport {
     /// Writes the document of [`AuditReport::to_json`], pretty-printed, to
     /// `out`, one robot at a time: a log from a million robot addresses
     /// needs its report in memory, not also a tree of JSON values for it
-    /// (which took 9 GB for a million robots).
+    /// (far more memory than the report; crates/norobots-bench/README.md
+    /// has the figure).
     ///
     /// ```
     /// use norobots::Robots;
@@ -595,9 +596,10 @@ impl Serialize for Streamed<'_> {
 
 /// A robot as the JSON report has it, serialized field by field: a
 /// `json!` tree for each robot (a map of 17 keys, and a string for each
-/// time) cost about 2 s of the 11 s that the report of a million robots
-/// took to write. The keys are in the order of their names, as serde_json's
-/// map keeps them, so that `write_json` writes what `to_json` builds.
+/// time) was a large share of the time the report of a million robots
+/// took to write (crates/norobots-bench/README.md has the figure). The
+/// keys are in the order of their names, as serde_json's map keeps them,
+/// so that `write_json` writes what `to_json` builds.
 struct RobotJson<'a>(&'a RobotReport);
 
 impl Serialize for RobotJson<'_> {
