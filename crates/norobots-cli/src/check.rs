@@ -2,8 +2,11 @@
 
 use std::io::{self, BufRead, BufWriter, Read, Write};
 
-use norobots::{Dialect, Matcher, ParseOptions, RuleKind, Verdict};
+use std::borrow::Cow;
+
+use norobots::{Dialect, Matcher, ParseOptions, RuleRef, Verdict};
 use norobots_tools::printable;
+use serde::Serialize;
 
 use crate::error::CliError;
 use crate::input::{url_problem, RobotsSource, MAX_INPUT};
@@ -256,42 +259,51 @@ fn write_plain(out: &mut impl Write, url: &[u8], verdict: &Verdict<'_>) -> io::R
     out.write_all(url)
 }
 
-/// Writes the object field by field rather than through a `serde_json::Value`
-/// so that keys keep the documented order (`url`, `allowed`, `rule`) and a
-/// million URLs cost no allocation each.
+/// One URL's answer as a JSON line: `url`, `allowed`, `rule`, in that order
+/// (the order of the fields), borrowed from the verdict, so a million URLs
+/// cost no allocation each.
 ///
 /// A JSON string holds text, not octets: a URL that is not UTF-8 is written
 /// with U+FFFD for what is not (its verdict is still that of its octets).
-fn write_json(out: &mut impl Write, url: &[u8], verdict: &Verdict<'_>) -> io::Result<()> {
-    let rule = verdict.rule.map(|r| (r.line, r.kind, r.pattern));
-    write_json_fields(out, url, verdict.allowed, rule)?;
-    out.write_all(b"}")
+#[derive(Serialize)]
+pub(crate) struct AnswerJson<'a> {
+    url: Cow<'a, str>,
+    allowed: bool,
+    rule: Option<RuleJson<'a>>,
 }
 
-/// The object of [`write_json`] without its closing brace, for the
-/// fetching check, which adds fields of its own after these.
-pub(crate) fn write_json_fields(
-    out: &mut (impl Write + ?Sized),
-    url: &[u8],
-    allowed: bool,
-    rule: Option<(usize, RuleKind, &str)>,
-) -> io::Result<()> {
-    out.write_all(b"{\"url\":")?;
-    serde_json::to_writer(&mut *out, &String::from_utf8_lossy(url))?;
-    write!(out, ",\"allowed\":{allowed},\"rule\":")?;
-    match rule {
-        Some((line, kind, pattern)) => {
-            write!(
-                out,
-                "{{\"line\":{},\"kind\":\"{}\",\"pattern\":",
-                line,
-                kind.as_str()
-            )?;
-            serde_json::to_writer(&mut *out, pattern)?;
-            out.write_all(b"}")
+impl<'a> AnswerJson<'a> {
+    pub(crate) fn new(url: &'a [u8], allowed: bool, rule: Option<RuleRef<'a>>) -> AnswerJson<'a> {
+        AnswerJson {
+            url: String::from_utf8_lossy(url),
+            allowed,
+            rule: rule.map(RuleJson::from),
         }
-        None => out.write_all(b"null"),
     }
+}
+
+/// A rule as every JSON document of the CLI shows one.
+#[derive(Serialize)]
+pub(crate) struct RuleJson<'a> {
+    line: usize,
+    kind: &'static str,
+    pattern: &'a str,
+}
+
+impl<'a> From<RuleRef<'a>> for RuleJson<'a> {
+    fn from(rule: RuleRef<'a>) -> RuleJson<'a> {
+        RuleJson {
+            line: rule.line,
+            kind: rule.kind.as_str(),
+            pattern: rule.pattern,
+        }
+    }
+}
+
+fn write_json(out: &mut impl Write, url: &[u8], verdict: &Verdict<'_>) -> io::Result<()> {
+    let answer = AnswerJson::new(url, verdict.allowed, verdict.rule);
+    serde_json::to_writer(&mut *out, &answer)?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -12,10 +12,11 @@ use std::time::Duration;
 use norobots::Dialect;
 use norobots_fetch::{Config, Decision, Origin, RobotsCache};
 use norobots_tools::printable;
+use serde::Serialize;
 use tokio::runtime::Runtime;
 use tokio::task::JoinHandle;
 
-use crate::check::{read_url_line, strip_line_ending, write_json_fields, Format, Outcome};
+use crate::check::{read_url_line, strip_line_ending, AnswerJson, Format, Outcome};
 use crate::error::CliError;
 use crate::input::url_problem;
 
@@ -193,6 +194,10 @@ fn drain(
 /// One line per URL, as `check` prints with `--robots` (the URL echoed
 /// octet for octet, and with U+FFFD for what is not UTF-8 in JSON), plus
 /// `defer` lines and the whole-site reasons that only a fetch can give.
+///
+/// In JSON, check's fields, then what only a fetch tells: the decision, the
+/// fetch's outcome when it decided for the whole origin, and for a
+/// deferral when to come back.
 pub fn write_decision(
     out: &mut dyn Write,
     format: Format,
@@ -224,30 +229,35 @@ pub fn write_decision(
             }
         }
         Format::Json => {
-            let rule = decision
-                .reason()
-                .and_then(|r| r.rule())
-                .map(|r| (r.line, r.kind, r.pattern));
-            write_json_fields(out, url, decision.is_allowed(), rule)?;
-            let name = match decision {
-                Decision::Allow(_) => "allow",
-                Decision::Disallow(_) => "disallow",
-                Decision::Defer { .. } => "defer",
+            let rule = decision.reason().and_then(|r| r.rule());
+            let line = DecisionJson {
+                answer: AnswerJson::new(url, decision.is_allowed(), rule),
+                decision: match decision {
+                    Decision::Allow(_) => "allow",
+                    Decision::Disallow(_) => "disallow",
+                    Decision::Defer { .. } => "defer",
+                },
+                reason: decision.outcome().map(|o| format!("robots.txt: {o}")),
+                until: match decision {
+                    Decision::Defer { until, .. } => Some(crate::json::rfc3339(*until)),
+                    _ => None,
+                },
             };
-            write!(out, ",\"decision\":\"{name}\",\"reason\":")?;
-            match decision.outcome() {
-                Some(outcome) => {
-                    serde_json::to_writer(&mut *out, &format!("robots.txt: {outcome}"))?
-                }
-                None => out.write_all(b"null")?,
-            }
-            if let Decision::Defer { until, .. } = decision {
-                write!(out, ",\"until\":\"{}\"", crate::json::rfc3339(*until))?;
-            }
-            out.write_all(b"}")?;
+            serde_json::to_writer(&mut *out, &line)?;
         }
     }
     out.write_all(b"\n")
+}
+
+/// A fetching check's JSON line: check's fields, then its own.
+#[derive(Serialize)]
+struct DecisionJson<'a> {
+    #[serde(flatten)]
+    answer: AnswerJson<'a>,
+    decision: &'static str,
+    reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    until: Option<String>,
 }
 
 #[cfg(test)]
