@@ -9,7 +9,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use norobots_fetch::{Decision as CacheDecision, Entry, Origin, Reason as CacheReason, RobotsCache};
+use norobots_fetch::{
+    Decision as CacheDecision, Entry, Origin, Reason as CacheReason, RobotsCache,
+};
 
 use crate::decision::Reason;
 use crate::politeness::Pace;
@@ -143,10 +145,12 @@ impl Gate {
                 line,
                 rule: format!("{kind}: {pattern}"),
             }),
-            CacheDecision::Disallow(CacheReason::Fetch(outcome)) => Answer::Disallow(Reason::RobotsTxt {
-                robots_url,
-                outcome: outcome.to_string(),
-            }),
+            CacheDecision::Disallow(CacheReason::Fetch(outcome)) => {
+                Answer::Disallow(Reason::RobotsTxt {
+                    robots_url,
+                    outcome: outcome.to_string(),
+                })
+            }
             CacheDecision::Disallow(CacheReason::NoRule) => Answer::Disallow(Reason::RobotsTxt {
                 robots_url,
                 outcome: "disallowed".into(),

@@ -446,13 +446,32 @@ mod tests {
     async fn the_lean_answer_agrees_with_the_full_one() {
         let c = cache(Dialect::Draft1996);
         let rules = Origin::of("http://a.example").unwrap();
-        c.insert(&rules, 200, HeaderMap::new(), b"User-agent: *\nDisallow: /x\n");
-        for (status, host) in [(404, "http://b.example"), (401, "http://c.example"), (503, "http://d.example")] {
+        c.insert(
+            &rules,
+            200,
+            HeaderMap::new(),
+            b"User-agent: *\nDisallow: /x\n",
+        );
+        for (status, host) in [
+            (404, "http://b.example"),
+            (401, "http://c.example"),
+            (503, "http://d.example"),
+        ] {
             c.insert(&Origin::of(host).unwrap(), status, HeaderMap::new(), b"");
         }
-        for url in ["http://a.example/x", "http://a.example/y", "http://b.example/", "http://c.example/", "http://d.example/"] {
+        for url in [
+            "http://a.example/x",
+            "http://a.example/y",
+            "http://b.example/",
+            "http://c.example/",
+            "http://d.example/",
+        ] {
             let full = c.check(url, "bot").await.unwrap();
-            assert_eq!(c.is_allowed(url, "bot").await.unwrap(), full.is_allowed(), "{url}: {full}");
+            assert_eq!(
+                c.is_allowed(url, "bot").await.unwrap(),
+                full.is_allowed(),
+                "{url}: {full}"
+            );
         }
     }
 }

@@ -116,12 +116,21 @@ pub enum Failure {
     /// The connect or total timeout fired.
     Timeout,
     /// No connection (refused, unreachable, DNS).
-    Connect(#[cfg_attr(feature = "serde", serde(serialize_with = "serialize_cause"))] Arc<reqwest::Error>),
+    Connect(
+        #[cfg_attr(feature = "serde", serde(serialize_with = "serialize_cause"))]
+        Arc<reqwest::Error>,
+    ),
     /// The connection broke while the body was read, or the body did not
     /// decode.
-    Body(#[cfg_attr(feature = "serde", serde(serialize_with = "serialize_cause"))] Arc<reqwest::Error>),
+    Body(
+        #[cfg_attr(feature = "serde", serde(serialize_with = "serialize_cause"))]
+        Arc<reqwest::Error>,
+    ),
     /// Any other transport error.
-    Network(#[cfg_attr(feature = "serde", serde(serialize_with = "serialize_cause"))] Arc<reqwest::Error>),
+    Network(
+        #[cfg_attr(feature = "serde", serde(serialize_with = "serialize_cause"))]
+        Arc<reqwest::Error>,
+    ),
 }
 
 impl Failure {
@@ -267,10 +276,17 @@ mod tests {
         let text = cause(&*e);
         let f = Failure::Network(Arc::clone(&e));
         assert_eq!(f.to_string(), format!("network error: {text}"));
-        let source = f.source().unwrap().downcast_ref::<reqwest::Error>().unwrap();
+        let source = f
+            .source()
+            .unwrap()
+            .downcast_ref::<reqwest::Error>()
+            .unwrap();
         assert_eq!(source.to_string(), e.to_string());
         assert!(Failure::Timeout.source().is_none());
-        assert_eq!(Failure::Connect(client_error()), Failure::Connect(client_error()));
+        assert_eq!(
+            Failure::Connect(client_error()),
+            Failure::Connect(client_error())
+        );
         assert_ne!(Failure::Connect(Arc::clone(&e)), Failure::Network(e));
     }
 }

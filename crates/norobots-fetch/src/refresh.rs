@@ -14,8 +14,8 @@ use tracing::debug;
 
 use crate::cache::Inner;
 use crate::entry::{Answer, Entry, Failing};
-use crate::freshness::{cache_policy, has_directive, http_request, http_response, lifetime};
 use crate::freshness::FOREVER;
+use crate::freshness::{cache_policy, has_directive, http_request, http_response, lifetime};
 use crate::{retry_wait, Failure, Fetch, Origin, Outcome, Policy, RedirectProblem};
 
 impl Inner {

@@ -165,7 +165,9 @@ async fn redirect_chains_of_one_five_and_six_hops() {
             } else {
                 assert_eq!(
                     decision,
-                    Decision::Allow(Reason::Fetch(Outcome::Redirect(RedirectProblem::TooMany(6))))
+                    Decision::Allow(Reason::Fetch(Outcome::Redirect(RedirectProblem::TooMany(
+                        6
+                    ))))
                 );
             }
             // The rules apply to the origin asked about.
@@ -256,9 +258,9 @@ async fn a_redirect_to_another_scheme_is_no_file() {
             .unwrap();
         assert_eq!(
             decision,
-            Decision::Allow(Reason::Fetch(Outcome::Redirect(RedirectProblem::BadTarget(
-                "ftp://files.test/robots.txt".into()
-            ))))
+            Decision::Allow(Reason::Fetch(Outcome::Redirect(
+                RedirectProblem::BadTarget("ftp://files.test/robots.txt".into())
+            )))
         );
     }
     assert_eq!(server.requests(), 2);

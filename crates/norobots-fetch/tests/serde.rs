@@ -5,7 +5,9 @@
 use std::time::{Duration, SystemTime};
 
 use norobots::RuleKind;
-use norobots_fetch::{Decision, Failure, Origin, Outcome, Policy, Reason, RedirectProblem, RobotsCache};
+use norobots_fetch::{
+    Decision, Failure, Origin, Outcome, Policy, Reason, RedirectProblem, RobotsCache,
+};
 use serde_json::{json, to_value};
 
 #[test]
@@ -20,8 +22,13 @@ fn decisions_name_the_rule_or_the_outcome() {
         to_value(&rule).unwrap(),
         json!({"disallow": {"rule": {"line": 2, "kind": "Disallow", "pattern": "/x", "group_line": 1}}})
     );
-    assert_eq!(to_value(Decision::Allow(Reason::NoRule)).unwrap(), json!({"allow": "no-rule"}));
-    let whole = Decision::Allow(Reason::Fetch(Outcome::Redirect(RedirectProblem::TooMany(6))));
+    assert_eq!(
+        to_value(Decision::Allow(Reason::NoRule)).unwrap(),
+        json!({"allow": "no-rule"})
+    );
+    let whole = Decision::Allow(Reason::Fetch(Outcome::Redirect(RedirectProblem::TooMany(
+        6,
+    ))));
     assert_eq!(
         to_value(&whole).unwrap(),
         json!({"allow": {"fetch": {"redirect": {"too-many": 6}}}})
@@ -51,9 +58,17 @@ fn a_transport_failure_is_its_cause() {
 
 #[test]
 fn policies_and_metrics_serialize() {
-    assert_eq!(to_value(Policy::DisallowAll).unwrap(), json!("disallow-all"));
+    assert_eq!(
+        to_value(Policy::DisallowAll).unwrap(),
+        json!("disallow-all")
+    );
     let cache = RobotsCache::new(Default::default()).unwrap();
-    cache.insert(&Origin::of("http://a.test").unwrap(), 404, Default::default(), b"");
+    cache.insert(
+        &Origin::of("http://a.test").unwrap(),
+        404,
+        Default::default(),
+        b"",
+    );
     let m = to_value(cache.metrics()).unwrap();
     assert_eq!(m["entries"], json!(1));
     assert_eq!(m["failures"][0], json!(["5xx", 0]));

@@ -190,6 +190,14 @@ impl fmt::Debug for Matcher {
             .finish()
     }
 }
+/// The tests' one question: may `agent` fetch `url` under `body` in `d`?
+#[cfg(test)]
+fn allowed(d: Dialect, body: &str, agent: &str, url: &str) -> bool {
+    crate::robots::Robots::parse_with(body.as_bytes(), &crate::parse::ParseOptions::new(d))
+        .matcher(agent)
+        .is_allowed(url)
+}
+
 #[cfg(test)]
 mod tests {
     use crate::dialect::Dialect;

@@ -2,7 +2,7 @@
 //! names, colons and the values of `Allow`, `Disallow` and `User-agent`.
 
 use memchr::{memchr, memchr2};
-use norobots::{DiagnosticKind, Dialect, NotText, Robots};
+use norobots::{is_space, DiagnosticKind, Dialect, NotText, Robots};
 
 use super::fields::{classify, Class, Field};
 use super::{finding, is_legacy, shown, Code, Severity, Sink};
@@ -317,10 +317,8 @@ struct LineCtx<'b> {
     last_agent: usize,
 }
 
-fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | 0x0B | 0x0C)
-}
-
+// White space is the parser's (`norobots::is_space`): within a line, where
+// no CR or LF is left, lint trims and splits where the parser does.
 fn trim(body: &[u8], mut a: usize, mut b: usize) -> (usize, usize) {
     while a < b && is_space(body[a]) {
         a += 1;

@@ -1,4 +1,14 @@
 //! Output: rustc-style text and JSON.
+//!
+//! The text renderer is our own rather than `annotate-snippets`: that crate
+//! renders `&str` source, and robots.txt comes from strangers as bytes. A
+//! line here may hold invalid UTF-8, NUL, terminal escapes or 50 MB; it is
+//! shown escaped ([`printable`]) in a window of [`WINDOW`] characters, and
+//! the caret must point into the escaped text at the column the finding
+//! names in the raw one. Doing that would mean escaping and cutting each
+//! line before handing it over, and mapping every column across both, which
+//! is most of what this file does; what remains (a gutter, a caret, a
+//! `help:` line) is a few lines of `write!`.
 
 use std::borrow::Cow;
 use std::collections::HashMap;

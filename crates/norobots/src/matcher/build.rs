@@ -627,6 +627,7 @@ impl Robots {
 
 #[cfg(test)]
 mod tests {
+    use super::super::allowed;
     use super::super::ordinal::Ordinals;
     use super::super::trie::{DIRECT, INLINE, MAX_LABEL, WIDE};
     use super::Matcher;
@@ -634,12 +635,6 @@ mod tests {
     use crate::parse::ParseOptions;
     use crate::robots::Robots;
     use crate::spare::{spare_octets, SPARE_KEPT};
-
-    fn allowed(d: Dialect, body: &str, agent: &str, url: &str) -> bool {
-        Robots::parse_with(body.as_bytes(), &ParseOptions::new(d))
-            .matcher(agent)
-            .is_allowed(url)
-    }
 
     // A matcher is kept per host: the room its build reserved for a bigger
     // trie than the keys made is given back.

@@ -304,17 +304,13 @@ fn find_byte(byte: u8, bytes: &[u8]) -> Option<usize> {
         bytes.binary_search(&byte).ok()
     }
 }
+
 #[cfg(test)]
 mod tests {
+    use super::super::allowed;
     use crate::dialect::Dialect;
     use crate::parse::ParseOptions;
     use crate::robots::Robots;
-
-    fn allowed(d: Dialect, body: &str, agent: &str, url: &str) -> bool {
-        Robots::parse_with(body.as_bytes(), &ParseOptions::new(d))
-            .matcher(agent)
-            .is_allowed(url)
-    }
 
     // RFC 9309 2.2.2: the most specific (longest) match wins; Allow on a tie.
     #[test]

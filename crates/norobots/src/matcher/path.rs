@@ -63,18 +63,14 @@ pub(crate) fn with_path<R>(dialect: Dialect, url: &[u8], f: impl FnOnce(&[u8]) -
         .expect("not called when the scratch buffer was not used");
     f(&buf)
 }
+
 #[cfg(test)]
 mod tests {
+    use super::super::allowed;
     use super::{KEEP_SCRATCH, SCRATCH};
     use crate::dialect::Dialect;
     use crate::parse::ParseOptions;
     use crate::robots::Robots;
-
-    fn allowed(d: Dialect, body: &str, agent: &str, url: &str) -> bool {
-        Robots::parse_with(body.as_bytes(), &ParseOptions::new(d))
-            .matcher(agent)
-            .is_allowed(url)
-    }
 
     // A hostile URL: a megabyte of octets that rfc9309 writes as `%XX`,
     // three times as long. The check must still answer, and the thread must
