@@ -112,7 +112,7 @@ impl RobotsCache {
 
     /// [`RobotsCache::check`] for a URL that need not be UTF-8 (a line of a
     /// Latin-1 log): the rules are tried on its octets, as
-    /// [`Matcher::check_bytes`] does. Only the origin must be text; it is
+    /// [`Matcher::check_bytes`](norobots::Matcher::check_bytes) does. Only the origin must be text; it is
     /// read from the URL with what is not UTF-8 replaced, which leaves any
     /// valid origin as it is.
     ///

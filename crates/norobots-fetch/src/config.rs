@@ -34,7 +34,7 @@ const DAY: Duration = Duration::from_secs(24 * 3600);
 #[non_exhaustive]
 pub struct Config {
     /// The dialect the files are read in; it also picks the status-code
-    /// policy (see [`access`](crate::access)).
+    /// policy (see [`Policy::of`](crate::Policy::of)).
     pub dialect: Dialect,
     /// The `User-Agent` header sent with each request.
     pub user_agent: String,

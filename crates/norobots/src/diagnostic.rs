@@ -47,7 +47,7 @@ pub enum DiagnosticKind {
     MissingSeparator,
     /// A field name the dialect accepts only as a known misspelling.
     MisspelledField,
-    /// A field the dialect does not know: recorded in [`Robots::other_fields`].
+    /// A field the dialect does not know: recorded in [`Robots::other_fields`](crate::Robots::other_fields).
     UnknownField,
     /// A field this dialect ignores though another one uses it (`Allow` in 1994).
     IgnoredField,
@@ -61,7 +61,7 @@ pub enum DiagnosticKind {
     InvalidUtf8,
     /// A UTF-8 byte order mark (or a piece of one) at the start, skipped.
     ByteOrderMark,
-    /// The body was longer than [`ParseOptions::max_bytes`]; the rest was not read.
+    /// The body was longer than [`ParseOptions::max_bytes`](crate::ParseOptions::max_bytes); the rest was not read.
     BodyTruncated,
 }
 

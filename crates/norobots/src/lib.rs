@@ -31,6 +31,37 @@
 //! let robots = Robots::parse_with(body, &ParseOptions::new(Dialect::Draft1996));
 //! assert!(!robots.matcher("ExampleBot/2.0").is_allowed("https://example.com/public/a.html"));
 //! ```
+//!
+//! # What the answers are
+//!
+//! | type | what it answers | where you meet it |
+//! |---|---|---|
+//! | `bool` | may this robot fetch this URL? | [`Matcher::is_allowed`], [`is_allowed`] (one check, no matcher kept) |
+//! | [`Verdict`] | the same, and which rule decided (`rule: None`: no rule matched, so allowed) | [`Matcher::check`] |
+//! | [`RuleRef`] | the deciding rule: its line, `Allow` or `Disallow`, the pattern as written, and the line of its group | [`Verdict::rule`](Verdict) |
+//! | [`Diagnostic`] | what the reader noticed on a line (a misspelling, a rule outside a group, …) | [`Robots::diagnostics`] |
+//! | [`meta::PageDirectives`] | what a page says about itself: index, follow, its links | [`meta`] |
+//!
+//! A fetch of robots.txt (status codes, caching) is the `norobots-fetch`
+//! crate's, with its own table of answers.
+//!
+//! # Layers
+//!
+//! The modules import one another in one direction only, each from those
+//! before it: the values (`dialect`, `rule_kind`, `diagnostic`, `group`),
+//! the pieces of reading (`scan`, `key`, `agent`, `pattern`), the reader
+//! (`parse`), the parsed file and its builder (`robots`), the choice of
+//! the groups that apply (`select`), the compiled matcher (`matcher`, where
+//! [`Robots::matcher`] is), and the one-shot check (`oneshot`, through the
+//! same `select`). `meta` stands beside them, over `agent`.
+//!
+//! # Features
+//!
+//! - `html` (off): `meta::PageDirectives::from_html` and `read_html`, through `html5ever`.
+//! - `serde` (off): `Serialize` on the answers and values above
+//!   ([`Verdict`], [`RuleRef`], [`Diagnostic`], [`meta::PageDirectives`],
+//!   [`RequestRate`], …), and `Deserialize` on [`Dialect`] and
+//!   [`RuleKind`], by their names.
 #![deny(missing_docs)]
 
 // The README's examples run as doctests, so they cannot go stale.

@@ -34,11 +34,11 @@ pub use verdict::{RuleRef, Verdict};
 
 /// The compiled rules of one robot.
 ///
-/// `Matcher` does not borrow the [`Robots`] it came from: it owns its trie
+/// `Matcher` does not borrow the [`Robots`](crate::Robots) it came from: it owns its trie
 /// and shares the file's body (reference-counted) for the text of its rules.
 /// It is `Send + Sync`: keep one per host. A check does not allocate.
 ///
-/// How each dialect reads the `agent` given to [`Robots::matcher`]:
+/// How each dialect reads the `agent` given to [`Robots::matcher`](crate::Robots::matcher):
 /// `norobots1994` and `draft1996` take the name up to the first `/` or white
 /// space and look for it as a case-insensitive substring of each agent value,
 /// the first matching record winning; `rfc9309` takes the leading product

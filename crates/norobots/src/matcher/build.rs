@@ -566,7 +566,7 @@ impl Robots {
     ///
     /// `agent` is what the caller passes, a product token or a whole
     /// `User-Agent` header; each dialect reads it its own way
-    /// ([`Dialect::robot_name`]). In `google`, as in the reference library,
+    /// ([`Dialect::robot_name`](crate::Dialect::robot_name)). In `google`, as in the reference library,
     /// only a valid product token (letters, `-`, `_`) can name a group:
     /// `Googlebot/2.1` matches no `User-agent` line and gets the `*` groups,
     /// so pass `Googlebot`. Build the matcher once per host and keep it.
