@@ -1,17 +1,13 @@
 //! Field names: the ones the dialects and common extensions know, and how
 //! close a name as written is to one of them.
 
-/// A field the linter knows.
+use norobots::Key;
+
+/// A field the linter knows: the core's keys, and Yandex's `Clean-param`,
+/// which no dialect acts on but which is no misspelling either.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Field {
-    UserAgent,
-    Allow,
-    Disallow,
-    Sitemap,
-    Host,
-    CrawlDelay,
-    RequestRate,
-    VisitTime,
+    Key(Key),
     CleanParam,
 }
 
@@ -19,34 +15,27 @@ impl Field {
     /// Known fields, the ones that change matching first: on a tie of edit
     /// distance the first wins.
     const ALL: [Field; 9] = [
-        Field::Disallow,
-        Field::Allow,
-        Field::UserAgent,
-        Field::Sitemap,
-        Field::CrawlDelay,
-        Field::Host,
-        Field::RequestRate,
-        Field::VisitTime,
+        Field::Key(Key::Disallow),
+        Field::Key(Key::Allow),
+        Field::Key(Key::UserAgent),
+        Field::Key(Key::Sitemap),
+        Field::Key(Key::CrawlDelay),
+        Field::Key(Key::Host),
+        Field::Key(Key::RequestRate),
+        Field::Key(Key::VisitTime),
         Field::CleanParam,
     ];
 
     /// The spelling the texts use.
     pub(crate) fn name(self) -> &'static str {
         match self {
-            Field::UserAgent => "User-agent",
-            Field::Allow => "Allow",
-            Field::Disallow => "Disallow",
-            Field::Sitemap => "Sitemap",
-            Field::Host => "Host",
-            Field::CrawlDelay => "Crawl-delay",
-            Field::RequestRate => "Request-rate",
-            Field::VisitTime => "Visit-time",
+            Field::Key(key) => key.name(),
             Field::CleanParam => "Clean-param",
         }
     }
 
     pub(crate) fn is_rule(self) -> bool {
-        matches!(self, Field::Allow | Field::Disallow)
+        matches!(self, Field::Key(Key::Allow | Key::Disallow))
     }
 }
 
@@ -156,20 +145,20 @@ mod tests {
     #[test]
     fn misspellings_map_to_the_right_field() {
         let cases: [(&[u8], Field); 14] = [
-            (b"Dissallow", Field::Disallow),
-            (b"Disalow", Field::Disallow),
-            (b"diasllow", Field::Disallow),
-            (b"Disallowed", Field::Disallow),
-            (b"User agent", Field::UserAgent),
-            (b"Useragent", Field::UserAgent),
-            (b"User_agent", Field::UserAgent),
-            (b"User-agnet", Field::UserAgent),
-            (b"Alow", Field::Allow),
-            (b"Allows", Field::Allow),
-            (b"Crawl_delay", Field::CrawlDelay),
-            (b"Crawldelay", Field::CrawlDelay),
-            (b"Site-map", Field::Sitemap),
-            (b"Sitemaps", Field::Sitemap),
+            (b"Dissallow", Field::Key(Key::Disallow)),
+            (b"Disalow", Field::Key(Key::Disallow)),
+            (b"diasllow", Field::Key(Key::Disallow)),
+            (b"Disallowed", Field::Key(Key::Disallow)),
+            (b"User agent", Field::Key(Key::UserAgent)),
+            (b"Useragent", Field::Key(Key::UserAgent)),
+            (b"User_agent", Field::Key(Key::UserAgent)),
+            (b"User-agnet", Field::Key(Key::UserAgent)),
+            (b"Alow", Field::Key(Key::Allow)),
+            (b"Allows", Field::Key(Key::Allow)),
+            (b"Crawl_delay", Field::Key(Key::CrawlDelay)),
+            (b"Crawldelay", Field::Key(Key::CrawlDelay)),
+            (b"Site-map", Field::Key(Key::Sitemap)),
+            (b"Sitemaps", Field::Key(Key::Sitemap)),
         ];
         for (key, field) in cases {
             assert_eq!(
@@ -183,8 +172,14 @@ mod tests {
 
     #[test]
     fn exact_names_any_case_and_strangers() {
-        assert_eq!(classify(b"USER-AGENT"), Class::Exact(Field::UserAgent));
-        assert_eq!(classify(b"crawl-delay"), Class::Exact(Field::CrawlDelay));
+        assert_eq!(
+            classify(b"USER-AGENT"),
+            Class::Exact(Field::Key(Key::UserAgent))
+        );
+        assert_eq!(
+            classify(b"crawl-delay"),
+            Class::Exact(Field::Key(Key::CrawlDelay))
+        );
         for key in [&b"Noindex"[..], b"Post", b"Hots", b"X", b"Content-type"] {
             assert_eq!(classify(key), Class::Unknown);
         }

@@ -6,6 +6,7 @@ use norobots::{is_space, DiagnosticKind, Dialect, NotText, Robots};
 
 use super::fields::{classify, Class, Field};
 use super::{finding, is_legacy, shown, Code, Severity, Sink};
+use norobots::Key;
 
 /// Google's reference library keeps this many octets of a line.
 const GOOGLE_MAX_LINE: usize = 16_663;
@@ -458,8 +459,8 @@ impl LineCtx<'_> {
                 .with_help(value_help(field)),
             );
         }
-        if let Some(f) = field.filter(|f| f.is_rule() || *f == Field::UserAgent) {
-            if f == Field::UserAgent {
+        if let Some(f) = field.filter(|f| f.is_rule() || *f == Field::Key(Key::UserAgent)) {
+            if f == Field::Key(Key::UserAgent) {
                 self.last_agent = line;
             }
             self.fields.push(FieldLine {
@@ -483,8 +484,9 @@ impl LineCtx<'_> {
     ) {
         // A dropped rule or agent line silently changes what robots may
         // fetch; a dropped `Sitemap` or `Crawl-delay` only loses a hint.
-        let matters = field.is_rule() || field == Field::UserAgent;
-        let ignored_anyway = self.dialect == Dialect::Norobots1994 && field == Field::Allow;
+        let matters = field.is_rule() || field == Field::Key(Key::UserAgent);
+        let ignored_anyway =
+            self.dialect == Dialect::Norobots1994 && field == Field::Key(Key::Allow);
         let (severity, note) = if accepted {
             (
                 Severity::Warning,
@@ -624,7 +626,7 @@ impl LineCtx<'_> {
                 shown(&self.body[value.0..value.1])
             )),
         );
-        if field.is_rule() || field == Field::UserAgent {
+        if field.is_rule() || field == Field::Key(Key::UserAgent) {
             self.fields.push(FieldLine {
                 line,
                 field,
@@ -651,7 +653,9 @@ impl LineCtx<'_> {
         if words.len() > 1 {
             sink.push(self.several_values(line, field, &words, col(words[1].0)));
         }
-        if !field.is_rule() || (self.dialect == Dialect::Norobots1994 && field == Field::Allow) {
+        if !field.is_rule()
+            || (self.dialect == Dialect::Norobots1994 && field == Field::Key(Key::Allow))
+        {
             return;
         }
         if v[0] != b'/' && v[0] != b'*' {
@@ -690,7 +694,7 @@ impl LineCtx<'_> {
         } else {
             Severity::Warning
         };
-        if field == Field::UserAgent {
+        if field == Field::Key(Key::UserAgent) {
             let message = if legacy {
                 format!("several robots on one line (the Lycos variant): `{first}`, `{second}`, …; RFC 9309 robots read only `{}`", norobots::product_token(&first))
             } else {
@@ -820,9 +824,9 @@ fn path_fix(v: &[u8]) -> Vec<u8> {
 
 fn value_help(field: Option<Field>) -> &'static str {
     match field {
-        Some(Field::CrawlDelay) => "write a number of seconds: `Crawl-delay: 10`",
-        Some(Field::RequestRate) => "write documents per seconds: `Request-rate: 1/5`",
-        Some(Field::VisitTime) => "write a UTC time range: `Visit-time: 0100-0445`",
+        Some(Field::Key(Key::CrawlDelay)) => "write a number of seconds: `Crawl-delay: 10`",
+        Some(Field::Key(Key::RequestRate)) => "write documents per seconds: `Request-rate: 1/5`",
+        Some(Field::Key(Key::VisitTime)) => "write a UTC time range: `Visit-time: 0100-0445`",
         _ => "see the field's documentation for its syntax",
     }
 }

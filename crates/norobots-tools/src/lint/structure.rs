@@ -9,6 +9,7 @@ use norobots::{Dialect, Group, Robots, RuleKind};
 use super::fields::Field;
 use super::lines::Scan;
 use super::{finding, is_legacy, shown, Code, Severity, Sink};
+use norobots::Key;
 
 pub(crate) fn check(robots: &Robots, scan: &Scan, sink: &mut Sink) {
     let dialect = robots.dialect();
@@ -177,7 +178,7 @@ fn agent_place(scan: &Scan, group_line: usize, agent: &str) -> (usize, usize) {
     let body_of = |f: &super::lines::FieldLine| (f.value.0, f.value.1);
     for f in scan.fields[start..]
         .iter()
-        .take_while(|f| f.field == Field::UserAgent)
+        .take_while(|f| f.field == Field::Key(Key::UserAgent))
     {
         let (a, b) = body_of(f);
         let value = scan.table_bytes(a, b);
