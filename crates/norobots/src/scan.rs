@@ -68,7 +68,7 @@ pub(crate) fn search_any_or_high<const N: usize, const HIGH: bool>(
             .iter()
             .fold(high, |acc, &n| acc | zero_octets(w ^ (LO * u64::from(n))))
     };
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(feature = "portable-scan")))]
     if bytes.len() >= 16 {
         let hits = |at: usize| {
             let chunk = bytes[at..at + 16].try_into().expect("sixteen octets");
@@ -204,7 +204,7 @@ pub(crate) fn find_line_end(bytes: &[u8]) -> Option<usize> {
 /// its set-up and branches on the length; past them, `memchr2` takes over.
 #[inline]
 pub(crate) fn line_end(bytes: &[u8]) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(feature = "portable-scan")))]
     if let Some(head) = bytes.first_chunk::<32>() {
         let (a, b) = head.split_at(16);
         let hits = sse2::find::<2, false>(a.try_into().expect("sixteen"), *b"\n\r", 0)
@@ -320,13 +320,13 @@ const BLOCK: usize = 128;
 #[inline]
 fn line_breaks(block: &[u8; BLOCK]) -> (u128, u128) {
     let (mut lf, mut cr) = (0, 0);
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(feature = "portable-scan")))]
     for (i, chunk) in block.chunks_exact(16).enumerate() {
         let (l, c) = sse2::breaks(chunk.try_into().expect("sixteen octets"));
         lf |= u128::from(l) << (16 * i);
         cr |= u128::from(c) << (16 * i);
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(any(not(target_arch = "x86_64"), feature = "portable-scan"))]
     for (i, &b) in block.iter().enumerate() {
         lf |= u128::from(b == b'\n') << i;
         cr |= u128::from(b == b'\r') << i;
@@ -359,7 +359,7 @@ pub(crate) fn find_line_parts(bytes: &[u8]) -> (Option<usize>, Option<usize>) {
 pub(crate) fn line_parts(bytes: &[u8]) -> (Option<usize>, Option<usize>) {
     let mut colon = None;
     let mut at = 0;
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(feature = "portable-scan")))]
     while let Some(window) = bytes.get(at..).and_then(<[u8]>::first_chunk::<32>) {
         // Both halves, then one branch: whether a line ends in the first
         // sixteen octets or the next varies from line to line, and a branch
@@ -428,7 +428,7 @@ pub(crate) fn prefetch(bytes: &[u8]) {
 }
 
 /// Sixteen octets at a time, with the SSE2 instructions every x86-64 has.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(feature = "portable-scan")))]
 mod sse2 {
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
