@@ -120,7 +120,6 @@ pub enum Reason {
         /// The rule's line (1-based).
         line: usize,
         /// `Allow` or `Disallow`.
-        #[cfg_attr(feature = "serde", serde(serialize_with = "serialize_kind"))]
         kind: RuleKind,
         /// The pattern as written.
         pattern: Box<str>,
@@ -185,9 +184,4 @@ impl fmt::Display for Reason {
             Reason::Fetch(o) => write!(f, "robots.txt: {o}"),
         }
     }
-}
-
-#[cfg(feature = "serde")]
-fn serialize_kind<S: serde::Serializer>(kind: &RuleKind, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(kind.as_str())
 }
