@@ -343,11 +343,6 @@ impl<S: Store> Crawler<S> {
         let inner = Arc::clone(&self.inner);
         if resume {
             inner.store.recover().await?;
-            if let Some(gate) = &inner.gate {
-                for row in inner.store.robots().await? {
-                    seed(gate.cache(), &row);
-                }
-            }
         }
         let start_urls: Vec<NewUrl> = starts
             .into_iter()
@@ -587,6 +582,13 @@ impl<S: Store> Crawler<S> {
         let mut pace = Pace::default();
         let checks_robots = lease.via != Via::Start || inner.config.robots_first_page;
         if let (Some(gate), true) = (&inner.gate, checks_robots) {
+            if !gate.cache().is_fresh(url.as_str()) {
+                // What another process (or an earlier run) fetched is
+                // used before fetching again: once per lifetime per crawl.
+                if let Some(row) = inner.store.robots_of(&lease.origin).await? {
+                    seed(gate.cache(), &row);
+                }
+            }
             let (answer, fetched) = gate.check(&url).await;
             pace = gate.pace(&lease.origin);
             if let Some(entry) = &fetched {

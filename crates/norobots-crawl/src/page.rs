@@ -251,13 +251,25 @@ impl PageFetcher {
             .join(format!("spool-{}-{n}", std::process::id()))
     }
 
-    /// Removes what a dead run left in the spool directory.
+    /// Removes what dead runs left in the spool directory, and only
+    /// theirs: workers of one crawl may share a prefix, and a live one's
+    /// spool files are its bodies in flight.
     pub fn clean_spool(dir: &Path) {
-        if let Ok(entries) = std::fs::read_dir(dir) {
-            for e in entries.flatten() {
-                if e.file_name().to_string_lossy().starts_with("spool-") {
-                    let _ = std::fs::remove_file(e.path());
-                }
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let proc = Path::new("/proc");
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let Some(rest) = name.to_str().and_then(|n| n.strip_prefix("spool-")) else {
+                continue;
+            };
+            let pid = rest.split('-').next().unwrap_or("");
+            let alive = pid != std::process::id().to_string()
+                && proc.is_dir()
+                && proc.join(pid).exists();
+            if !alive {
+                let _ = std::fs::remove_file(e.path());
             }
         }
     }

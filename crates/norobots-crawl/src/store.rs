@@ -2,11 +2,18 @@
 //! next-allowed time), the seen set, each URL's final decision, the
 //! robots.txt answers and where the log stands. [`Store`] is the
 //! interface the engine uses; [`sqlite::SqliteStore`] keeps it in one
-//! SQLite file that survives SIGKILL at any moment.
+//! SQLite file that survives SIGKILL at any moment, and
+//! `postgres::PgStore` (feature `postgres`) in a PostgreSQL database that
+//! any number of crawler processes share. The engine does not know which
+//! it has.
 //!
 //! Times are milliseconds since the Unix epoch, passed in by the caller:
-//! a store never reads the clock, so that tests choose the time.
+//! a store never reads the clock, so that tests choose the time (the one
+//! exception is the PostgreSQL store's heartbeat, which keeps a live
+//! worker's leases from expiring).
 
+#[cfg(feature = "postgres")]
+pub mod postgres;
 pub mod sqlite;
 #[cfg(any(test, feature = "testing"))]
 pub mod suite;
@@ -218,10 +225,35 @@ pub struct Stats {
     pub hosts_with_work: u64,
     /// Hosts with queued URLs that are not due yet.
     pub hosts_waiting: u64,
+    /// Worker processes whose heartbeat is recent (a shared store; a
+    /// store of one process says 0).
+    pub workers: u64,
 }
 
 /// Per origin: final decisions by kind, for the summary.
 pub type HostCounts = BTreeMap<String, BTreeMap<Decision, u64>>;
+
+/// A robots row's headers as the stores keep them: JSON pairs of name
+/// and value (values as text; a header that is not UTF-8 is read lossily,
+/// which no freshness header is).
+fn headers_json(headers: &[(String, Vec<u8>)]) -> String {
+    serde_json::to_string(
+        &headers
+            .iter()
+            .map(|(n, v)| (n.as_str(), String::from_utf8_lossy(v)))
+            .collect::<Vec<_>>(),
+    )
+    .unwrap_or_else(|_| "[]".into())
+}
+
+/// The headers [`headers_json`] wrote.
+fn headers_from_json(text: &str) -> Vec<(String, Vec<u8>)> {
+    let pairs: Vec<(String, String)> = serde_json::from_str(text).unwrap_or_default();
+    pairs
+        .into_iter()
+        .map(|(n, v)| (n, v.into_bytes()))
+        .collect()
+}
 
 /// A store error: the database failed, or its thread is gone.
 #[derive(Debug, thiserror::Error)]
@@ -230,6 +262,19 @@ pub enum StoreError {
     /// SQLite said no.
     #[error("crawl store: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL said no (after retrying what a restart or a lost
+    /// connection explains).
+    #[cfg(feature = "postgres")]
+    #[error("crawl store: {}", postgres::describe(.0))]
+    Postgres(#[from] tokio_postgres::Error),
+    /// No PostgreSQL connection could be had.
+    #[cfg(feature = "postgres")]
+    #[error("crawl store: {0}")]
+    Pool(#[from] deadpool_postgres::PoolError),
+    /// The store cannot be used as asked (a worker of that name is
+    /// running, an unusable address).
+    #[error("crawl store: {0}")]
+    Usage(String),
     /// The store was made by a newer version of norobots.
     #[error("crawl store: schema version {found} is newer than this norobots knows ({known})")]
     Newer {
@@ -335,12 +380,29 @@ pub trait Store: Send + Sync + 'static {
     /// Keeps a robots.txt answer.
     fn put_robots(&self, row: RobotsRow) -> impl Future<Output = Result<(), StoreError>> + Send;
 
-    /// Every robots.txt answer kept.
-    fn robots(&self) -> impl Future<Output = Result<Vec<RobotsRow>, StoreError>> + Send;
+    /// The robots.txt answer kept for `origin`, if any: what another
+    /// process (or an earlier run) fetched, so that robots.txt is
+    /// fetched once per lifetime for the whole crawl.
+    fn robots_of(
+        &self,
+        origin: &str,
+    ) -> impl Future<Output = Result<Option<RobotsRow>, StoreError>> + Send;
 
     /// The counts, at `now`.
     fn stats(&self, now: i64) -> impl Future<Output = Result<Stats, StoreError>> + Send;
 
     /// Final decisions by origin and kind.
     fn host_counts(&self) -> impl Future<Output = Result<HostCounts, StoreError>> + Send;
+
+    /// The whole crawl's final decisions after position `after` (the
+    /// `seq` of the last row returned, 0 at first), at most `limit`:
+    /// every URL exactly once, whichever process decided it. A store of
+    /// one process gives its log, as [`Store::decided_after`] does.
+    fn job_log(
+        &self,
+        after: i64,
+        limit: usize,
+    ) -> impl Future<Output = Result<Vec<Decided>, StoreError>> + Send {
+        self.decided_after(after, limit)
+    }
 }

@@ -724,13 +724,7 @@ impl Store for SqliteStore {
 
     fn put_robots(&self, row: RobotsRow) -> impl Future<Output = Result<(), StoreError>> + Send {
         self.call(move |s| {
-            let headers = serde_json::to_string(
-                &row.headers
-                    .iter()
-                    .map(|(n, v)| (n.as_str(), String::from_utf8_lossy(v)))
-                    .collect::<Vec<_>>(),
-            )
-            .unwrap_or_else(|_| "[]".into());
+            let headers = super::headers_json(&row.headers);
             s.conn
                 .prepare_cached("INSERT OR REPLACE INTO robots VALUES (?1, ?2, ?3, ?4, ?5)")?
                 .execute(params![
@@ -744,27 +738,29 @@ impl Store for SqliteStore {
         })
     }
 
-    fn robots(&self) -> impl Future<Output = Result<Vec<RobotsRow>, StoreError>> + Send {
-        self.call(|s| {
-            let mut st = s
+    fn robots_of(
+        &self,
+        origin: &str,
+    ) -> impl Future<Output = Result<Option<RobotsRow>, StoreError>> + Send {
+        let origin = origin.to_owned();
+        self.call(move |s| {
+            let row = s
                 .conn
-                .prepare_cached("SELECT origin, status, headers, body, fetched_at FROM robots")?;
-            let rows = st.query_map([], |r| {
-                let headers: String = r.get(2)?;
-                let headers: Vec<(String, String)> =
-                    serde_json::from_str(&headers).unwrap_or_default();
-                Ok(RobotsRow {
-                    origin: r.get(0)?,
-                    status: r.get(1)?,
-                    headers: headers
-                        .into_iter()
-                        .map(|(n, v)| (n, v.into_bytes()))
-                        .collect(),
-                    body: r.get(3)?,
-                    fetched_at: r.get(4)?,
+                .prepare_cached(
+                    "SELECT origin, status, headers, body, fetched_at FROM robots WHERE origin = ?1",
+                )?
+                .query_row([origin], |r| {
+                    let headers: String = r.get(2)?;
+                    Ok(RobotsRow {
+                        origin: r.get(0)?,
+                        status: r.get(1)?,
+                        headers: super::headers_from_json(&headers),
+                        body: r.get(3)?,
+                        fetched_at: r.get(4)?,
+                    })
                 })
-            })?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+                .optional()?;
+            Ok(row)
         })
     }
 
@@ -782,6 +778,7 @@ impl Store for SqliteStore {
                 decided: s.decided.clone(),
                 hosts_with_work: with_work as u64,
                 hosts_waiting: waiting as u64,
+                workers: 0,
             })
         })
     }

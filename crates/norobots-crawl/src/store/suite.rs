@@ -329,5 +329,6 @@ async fn the_log_mark_and_robots_rows_are_kept<S: Store>(open: &impl Fn(bool) ->
     drop(s);
     let s = open(false);
     assert_eq!(s.log_mark().await.unwrap(), (7, 1234));
-    assert_eq!(s.robots().await.unwrap(), [row]);
+    assert_eq!(s.robots_of("http://a").await.unwrap(), Some(row));
+    assert_eq!(s.robots_of("http://b").await.unwrap(), None);
 }

@@ -1,0 +1,1373 @@
+//! [`Store`] in PostgreSQL, shared by any number of crawler processes (on
+//! one machine or many) that cooperate on one crawl, a *job*.
+//!
+//! **Claim by host.** A host's row holds its next-allowed time, its lease
+//! (the worker that holds it, and until when) and its count of queued
+//! URLs. A claim takes due hosts that no other worker holds with
+//! `FOR UPDATE SKIP LOCKED` (over a partial index of the hosts with queued
+//! URLs), leases a few of each one's URLs in their order, and holds the
+//! host: until every URL it leased is completed or released, no other
+//! worker gets the host, and its next-allowed time is set when the last
+//! one is done. So the delay between two requests to one host holds
+//! across all workers, as it does within one.
+//!
+//! **Leases expire.** A worker's heartbeat (every third of the lease)
+//! renews the leases of the hosts it holds. A worker killed with SIGKILL
+//! stops beating; when its leases expire, the next claim of any worker
+//! puts its hosts and URLs back in the queue, and the URLs it had in
+//! flight are fetched again, once.
+//!
+//! **Robots.txt once per job.** The robots.txt answers are rows of the
+//! job: the worker that holds a host fetches its robots.txt (one per host
+//! at a time, by the lease) and keeps it; the others read it from here
+//! before they would fetch it.
+//!
+//! **The log.** Each decision is the deciding worker's, numbered in its
+//! order: a worker's `--log` holds its own decisions, resumable as with
+//! SQLite, and [`Store::job_log`] gives the whole job's, each URL once.
+//!
+//! **Failures.** Each call is one transaction, serialised per worker on
+//! one connection (a second one beats the heartbeat). A call that fails
+//! because the server restarted or the connection broke is tried again
+//! with back-off, for [`PgOptions::retry_for`]; as a failed commit may
+//! still have happened, the next call first puts back any URL leased to
+//! this worker that the worker does not know it holds. Every change is
+//! guarded by the lease it needs, so a call applied twice changes nothing
+//! the second time.
+//!
+//! The schema is created and migrated by the program (versioned, under an
+//! advisory lock, so that workers starting together migrate once); a
+//! database migrated by a newer norobots is refused.
+
+use std::collections::{HashMap, HashSet};
+use std::future::Future;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
+use tokio::sync::Mutex;
+use tokio_postgres::{NoTls, Row};
+
+use super::{
+    Claim, Decided, Final, HostCounts, HostUpdate, Lease, NewUrl, RobotsRow, Stats, Store,
+    StoreError, UrlId, Via,
+};
+use crate::decision::{Decision, Reason};
+
+/// The schema version this code writes; a newer database is refused.
+pub const SCHEMA: i64 = 1;
+
+/// The migrations, in order: version `i + 1` is `MIGRATIONS[i]`.
+const MIGRATIONS: &[&str] = &[
+    // 1: jobs, workers, hosts, URLs, robots.txt answers.
+    "
+CREATE TABLE norobots_jobs (
+    id BIGSERIAL PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    created_at BIGINT NOT NULL
+);
+CREATE TABLE norobots_workers (
+    id BIGSERIAL PRIMARY KEY,
+    job BIGINT NOT NULL REFERENCES norobots_jobs(id),
+    name TEXT NOT NULL,
+    started_at BIGINT NOT NULL,
+    heartbeat BIGINT NOT NULL,
+    log_seq BIGINT NOT NULL DEFAULT 0,
+    log_len BIGINT NOT NULL DEFAULT 0,
+    UNIQUE (job, name)
+);
+CREATE TABLE norobots_hosts (
+    job BIGINT NOT NULL,
+    origin TEXT NOT NULL,
+    not_before BIGINT NOT NULL DEFAULT 0,
+    delay_ms BIGINT NOT NULL DEFAULT 0,
+    robots_tries INT NOT NULL DEFAULT 0,
+    queued BIGINT NOT NULL DEFAULT 0,
+    leased BIGINT NOT NULL DEFAULT 0,
+    lease_worker BIGINT,
+    lease_until BIGINT,
+    PRIMARY KEY (job, origin)
+);
+CREATE INDEX norobots_hosts_due ON norobots_hosts (job, not_before) WHERE queued > 0;
+CREATE INDEX norobots_hosts_held ON norobots_hosts (job, lease_until) WHERE lease_worker IS NOT NULL;
+CREATE INDEX norobots_hosts_worker ON norobots_hosts (lease_worker) WHERE lease_worker IS NOT NULL;
+CREATE INDEX norobots_hosts_leased ON norobots_hosts (job) WHERE leased > 0;
+CREATE SEQUENCE norobots_done_seq;
+CREATE TABLE norobots_urls (
+    id BIGSERIAL PRIMARY KEY,
+    job BIGINT NOT NULL,
+    url TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    state SMALLINT NOT NULL,
+    depth INT NOT NULL,
+    parent BIGINT,
+    via TEXT NOT NULL,
+    hops INT NOT NULL DEFAULT 0,
+    attempts INT NOT NULL DEFAULT 0,
+    worker BIGINT,
+    decision TEXT,
+    reason TEXT,
+    status INT,
+    bytes BIGINT,
+    time BIGINT,
+    decider BIGINT,
+    seq BIGINT,
+    done BIGINT
+);
+-- A digest, not the text: a btree key has a size limit that URLs from
+-- strangers exceed.
+CREATE UNIQUE INDEX norobots_urls_seen ON norobots_urls (job, md5(url));
+CREATE INDEX norobots_urls_queue ON norobots_urls (job, origin, id) WHERE state = 0;
+CREATE INDEX norobots_urls_leased ON norobots_urls (worker) WHERE state = 1;
+CREATE INDEX norobots_urls_log ON norobots_urls (decider, seq) WHERE seq IS NOT NULL;
+CREATE INDEX norobots_urls_done ON norobots_urls (job, done) WHERE done IS NOT NULL;
+CREATE TABLE norobots_robots (
+    job BIGINT NOT NULL,
+    origin TEXT NOT NULL,
+    status INT NOT NULL,
+    headers TEXT NOT NULL,
+    body BYTEA NOT NULL,
+    fetched_at BIGINT NOT NULL,
+    PRIMARY KEY (job, origin)
+);
+",
+];
+
+/// The key of the advisory lock that migrations take.
+const MIGRATION_LOCK: i64 = 0x6e6f_726f_626f_7473;
+
+/// URL states, as in the SQLite store.
+const QUEUED: i16 = 0;
+const LEASED: i16 = 1;
+const DONE: i16 = 2;
+
+/// How a worker joins a job.
+///
+/// ```
+/// use std::time::Duration;
+/// let o = norobots_crawl::store::postgres::PgOptions::new("worker-1");
+/// assert_eq!(o.lease, Duration::from_secs(60));
+/// ```
+#[derive(Clone, Debug)]
+pub struct PgOptions {
+    /// The worker's name within the job: a worker that comes back under
+    /// its name takes up its log and what it held.
+    pub worker: String,
+    /// How long a host stays held by a worker that stopped beating.
+    pub lease: Duration,
+    /// How long a call is tried again while the server is unreachable.
+    pub retry_for: Duration,
+    /// Take the name over even if a worker of that name beat recently
+    /// (for tests that reopen a store; two live workers of one name
+    /// would take each other's URLs back).
+    pub takeover: bool,
+}
+
+impl PgOptions {
+    /// Options for the worker `name`: a lease of 60 s, calls retried for
+    /// 5 minutes.
+    pub fn new(name: &str) -> PgOptions {
+        PgOptions {
+            worker: name.to_owned(),
+            lease: Duration::from_secs(60),
+            retry_for: Duration::from_secs(300),
+            takeover: false,
+        }
+    }
+}
+
+/// What one worker's calls share, under one lock.
+struct State {
+    /// The last decision number this worker gave.
+    seq: i64,
+    /// URLs this worker holds: what a lost reply must not take from it.
+    leased: HashSet<UrlId>,
+    /// A call failed in a way that may have committed: check the leases.
+    reconcile: bool,
+    /// When the claims last looked for expired leases.
+    last_reclaim: i64,
+}
+
+struct Shared {
+    pool: Pool,
+    job: i64,
+    worker: i64,
+    lease_ms: i64,
+    retry_for: Duration,
+    state: Mutex<State>,
+}
+
+/// The PostgreSQL store: one worker of one job.
+///
+/// ```no_run
+/// # #[tokio::main]
+/// # async fn main() -> Result<(), norobots_crawl::store::StoreError> {
+/// use norobots_crawl::store::postgres::{PgOptions, PgStore};
+/// use norobots_crawl::store::Store;
+///
+/// let (store, resumed) =
+///     PgStore::open("postgres://crawler@127.0.0.1:5432/crawl", "default", PgOptions::new("w1")).await?;
+/// println!("{} queued, resumed: {resumed}", store.stats(0).await?.queued);
+/// # Ok(()) }
+/// ```
+pub struct PgStore {
+    shared: Arc<Shared>,
+    heartbeat: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for PgStore {
+    fn drop(&mut self) {
+        self.heartbeat.abort();
+    }
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// A PostgreSQL error as one line: the server's message when it sent one.
+pub(crate) fn describe(e: &tokio_postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => format!("{}: {} ({})", db.severity(), db.message(), db.code().code()),
+        None => match std::error::Error::source(e) {
+            Some(cause) => format!("{e}: {cause}"),
+            None => e.to_string(),
+        },
+    }
+}
+
+/// Whether a failed call is worth trying again: the server is restarting
+/// or unreachable, the connection broke, or the transaction lost a race
+/// (a deadlock, a serialisation failure) and was rolled back whole.
+fn transient(e: &StoreError) -> bool {
+    match e {
+        StoreError::Pool(deadpool_postgres::PoolError::Backend(e)) | StoreError::Postgres(e) => {
+            match e.code() {
+                Some(code) => {
+                    let c = code.code();
+                    c.starts_with("08") || c.starts_with("57P") || c == "40001" || c == "40P01"
+                }
+                // No code: the connection, not the statement, failed.
+                None => {
+                    e.is_closed()
+                        || std::error::Error::source(e)
+                            .is_some_and(|s| s.downcast_ref::<std::io::Error>().is_some())
+                }
+            }
+        }
+        StoreError::Pool(deadpool_postgres::PoolError::Timeout(_)) => true,
+        _ => false,
+    }
+}
+
+/// Whether the failed call may have committed before the reply was lost.
+fn unknown_outcome(e: &StoreError) -> bool {
+    match e {
+        StoreError::Postgres(e) => !matches!(e.code().map(|c| c.code()), Some("40001" | "40P01")),
+        _ => false,
+    }
+}
+
+/// Runs `$body` (an expression that may use `?`, with `$c` the
+/// connection and `$st` the worker's state) as one call: retried with
+/// back-off while the failure is transient, the state's decision number
+/// put back when it failed. A macro, not a function taking a closure,
+/// so that the future stays `Send` without naming its type.
+macro_rules! call {
+    ($shared:expr, |$c:ident, $st:ident| $body:expr) => {{
+        let shared: &Shared = &$shared;
+        let began = Instant::now();
+        let mut wait = Duration::from_millis(100);
+        loop {
+            let mut guard = shared.state.lock().await;
+            let seq0 = guard.seq;
+            let result: Result<_, StoreError> = async {
+                #[allow(unused_mut)]
+                let mut $c = shared.pool.get().await?;
+                let $st: &mut State = &mut guard;
+                if $st.reconcile {
+                    shared.reconcile(&$c, $st).await?;
+                }
+                $body
+            }
+            .await;
+            match result {
+                Err(e) => {
+                    guard.seq = seq0;
+                    if unknown_outcome(&e) {
+                        guard.reconcile = true;
+                    }
+                    if !transient(&e) || began.elapsed() >= shared.retry_for {
+                        break Err(e);
+                    }
+                    drop(guard);
+                    tracing::warn!(error = %e, retry_in = ?wait, "crawl store: trying again");
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(Duration::from_secs(5));
+                }
+                ok => break ok,
+            }
+        }
+    }};
+}
+
+impl PgStore {
+    /// Connects to the database at `url` (`postgres://USER@HOST:PORT/DB`),
+    /// creates or migrates the schema, and joins the job `job` (made if
+    /// new) as the worker `options.worker`. Returns the store and whether
+    /// the worker had been in the job before (its log and leases are taken
+    /// up, as `--continue` does with SQLite).
+    pub async fn open(
+        url: &str,
+        job: &str,
+        options: PgOptions,
+    ) -> Result<(PgStore, bool), StoreError> {
+        let mut config: tokio_postgres::Config = url
+            .parse()
+            .map_err(|e| StoreError::Usage(format!("`{url}`: {e}")))?;
+        config.application_name("norobots");
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(Duration::from_secs(10));
+        }
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        // One connection for the calls (they are serialised: each worker's
+        // decisions are numbered in commit order), one for the heartbeat.
+        let pool = Pool::builder(manager)
+            .max_size(2)
+            .wait_timeout(Some(Duration::from_secs(30)))
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .build()
+            .map_err(|e| StoreError::Usage(e.to_string()))?;
+        let lease_ms = options.lease.as_millis().clamp(1, i64::MAX as u128) as i64;
+        let mut client = pool.get().await?;
+        migrate(&mut client).await?;
+        let (job_id, worker, resumed, seq) = join(&mut client, job, &options, lease_ms).await?;
+        drop(client);
+        let shared = Arc::new(Shared {
+            pool,
+            job: job_id,
+            worker,
+            lease_ms,
+            retry_for: options.retry_for,
+            state: Mutex::new(State {
+                seq,
+                leased: HashSet::new(),
+                reconcile: false,
+                last_reclaim: i64::MIN,
+            }),
+        });
+        let beat = Arc::clone(&shared);
+        let heartbeat = tokio::spawn(async move {
+            let every = Duration::from_millis((beat.lease_ms / 3).max(1) as u64);
+            loop {
+                tokio::time::sleep(every).await;
+                if let Err(e) = beat.beat().await {
+                    tracing::warn!(error = %e, "crawl store: heartbeat failed");
+                }
+            }
+        });
+        Ok((PgStore { shared, heartbeat }, resumed))
+    }
+
+    /// The job's row number (its URLs' key).
+    pub fn job_id(&self) -> i64 {
+        self.shared.job
+    }
+
+    /// Marks this worker stopped, so that its name may be used again at
+    /// once, and stops its heartbeat.
+    pub async fn close(self) -> Result<(), StoreError> {
+        self.heartbeat.abort();
+        let client = self.shared.pool.get().await?;
+        client
+            .execute(
+                "UPDATE norobots_workers SET heartbeat = 0 WHERE id = $1",
+                &[&self.shared.worker],
+            )
+            .await?;
+        Ok(())
+    }
+}
+
+/// Creates or migrates the schema, once across workers starting together.
+async fn migrate(client: &mut Object) -> Result<(), StoreError> {
+    let tx = client.transaction().await?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+        .await?;
+    tx.batch_execute("CREATE TABLE IF NOT EXISTS norobots_schema (version BIGINT NOT NULL)")
+        .await?;
+    let found: Option<i64> = tx
+        .query_opt("SELECT version FROM norobots_schema", &[])
+        .await?
+        .map(|r| r.get(0));
+    let found = found.unwrap_or(0);
+    if found > SCHEMA {
+        return Err(StoreError::Newer {
+            found,
+            known: SCHEMA,
+        });
+    }
+    for sql in &MIGRATIONS[found as usize..] {
+        tx.batch_execute(sql).await?;
+    }
+    tx.execute("DELETE FROM norobots_schema", &[]).await?;
+    tx.execute("INSERT INTO norobots_schema VALUES ($1)", &[&SCHEMA])
+        .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Finds or makes the job and the worker; (job, worker, resumed, seq).
+async fn join(
+    client: &mut Object,
+    job: &str,
+    options: &PgOptions,
+    lease_ms: i64,
+) -> Result<(i64, i64, bool, i64), StoreError> {
+    let now = now_ms();
+    let tx = client.transaction().await?;
+    tx.execute(
+        "INSERT INTO norobots_jobs (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
+        &[&job, &now],
+    )
+    .await?;
+    let job_id: i64 = tx
+        .query_one("SELECT id FROM norobots_jobs WHERE name = $1", &[&job])
+        .await?
+        .get(0);
+    let known = tx
+        .query_opt(
+            "SELECT id, heartbeat FROM norobots_workers WHERE job = $1 AND name = $2 FOR UPDATE",
+            &[&job_id, &options.worker],
+        )
+        .await?;
+    let (worker, resumed) = match known {
+        Some(row) => {
+            let (id, beat): (i64, i64) = (row.get(0), row.get(1));
+            if !options.takeover && beat > now - lease_ms {
+                return Err(StoreError::Usage(format!(
+                    "worker `{}` of job `{job}` is running (its heartbeat is {:.1} s old); give another --worker",
+                    options.worker,
+                    (now - beat) as f64 / 1000.0
+                )));
+            }
+            tx.execute(
+                "UPDATE norobots_workers SET heartbeat = $2, started_at = $2 WHERE id = $1",
+                &[&id, &now],
+            )
+            .await?;
+            (id, true)
+        }
+        None => {
+            let id: i64 = tx
+                .query_one(
+                    "INSERT INTO norobots_workers (job, name, started_at, heartbeat)
+                     VALUES ($1, $2, $3, $3) RETURNING id",
+                    &[&job_id, &options.worker, &now],
+                )
+                .await?
+                .get(0);
+            (id, false)
+        }
+    };
+    let seq: i64 = tx
+        .query_one(
+            "SELECT COALESCE(MAX(seq), 0) FROM norobots_urls WHERE decider = $1",
+            &[&worker],
+        )
+        .await?
+        .get(0);
+    tx.commit().await?;
+    Ok((job_id, worker, resumed, seq))
+}
+
+fn reason_json(reason: &Option<Reason>) -> Option<String> {
+    reason.as_ref().and_then(|r| serde_json::to_string(r).ok())
+}
+
+fn to_i32(n: u32) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+fn to_u32(n: i32) -> u32 {
+    u32::try_from(n).unwrap_or(0)
+}
+
+/// A decided row as the log reads it (the columns of `DECIDED_COLUMNS`).
+fn decided(r: &Row) -> Decided {
+    let via: String = r.get(4);
+    let decision: String = r.get(5);
+    let reason: Option<String> = r.get(6);
+    Decided {
+        seq: r.get(0),
+        url: r.get(1),
+        depth: to_u32(r.get(2)),
+        parent: r.get(3),
+        via: Via::from_str(&via).unwrap_or(Via::Link),
+        outcome: Final {
+            decision: decision.parse().unwrap_or(Decision::Error),
+            reason: reason.and_then(|r| serde_json::from_str(&r).ok()),
+            status: r.get::<_, Option<i32>>(7).map(|s| s as u16),
+            bytes: r.get::<_, Option<i64>>(8).map(|b| b as u64),
+            time: r.get::<_, Option<i64>>(9).unwrap_or(0),
+        },
+    }
+}
+
+const DECIDED_COLUMNS: &str = "u.url, u.depth, p.url, u.via, u.decision, u.reason, u.status, u.bytes, u.time
+     FROM norobots_urls u LEFT JOIN norobots_urls p ON p.id = u.parent";
+
+/// What a host row takes from a [`HostUpdate`] (`$N` for its three
+/// values) when a URL of it is done: the later next-allowed time, the
+/// delay and the robots.txt tries when given, and the lease given up with
+/// its last URL.
+fn host_done_sql(leased_delta: &str, queued_delta: &str, nb: u8, delay: u8, tries: u8) -> String {
+    format!(
+        "leased = GREATEST(h.leased - {leased_delta}, 0),
+         queued = h.queued + {queued_delta},
+         lease_worker = CASE WHEN h.leased - {leased_delta} <= 0 THEN NULL ELSE h.lease_worker END,
+         lease_until = CASE WHEN h.leased - {leased_delta} <= 0 THEN NULL ELSE h.lease_until END,
+         not_before = GREATEST(h.not_before, COALESCE(${nb}::bigint, 0)),
+         delay_ms = COALESCE(${delay}::bigint, h.delay_ms),
+         robots_tries = COALESCE(${tries}::int, h.robots_tries)"
+    )
+}
+
+impl Shared {
+    /// Renews this worker's heartbeat and the leases of the hosts it holds.
+    async fn beat(&self) -> Result<(), StoreError> {
+        let now = now_ms();
+        let client = self.pool.get().await?;
+        client
+            .execute(
+                "UPDATE norobots_workers SET heartbeat = $2 WHERE id = $1 AND heartbeat > 0",
+                &[&self.worker, &now],
+            )
+            .await?;
+        client
+            .execute(
+                "UPDATE norobots_hosts SET lease_until = $3 WHERE job = $1 AND lease_worker = $2",
+                &[&self.job, &self.worker, &(now + self.lease_ms)],
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// After a call whose commit is unknown: puts back the URLs leased to
+    /// this worker that it does not know it holds (a claim whose reply
+    /// was lost), and reads its decision number again.
+    async fn reconcile(&self, c: &Object, st: &mut State) -> Result<(), StoreError> {
+        let held: Vec<i64> = st.leased.iter().copied().collect();
+        c.execute(
+            &format!(
+                "WITH r AS (UPDATE norobots_urls SET state = {QUEUED}, worker = NULL
+                            WHERE worker = $2 AND state = {LEASED} AND NOT (id = ANY($3))
+                            RETURNING origin),
+                      n AS (SELECT origin, COUNT(*) AS n FROM r GROUP BY origin)
+                 UPDATE norobots_hosts h SET {} FROM n WHERE h.job = $1 AND h.origin = n.origin",
+                host_done_sql("n.n", "n.n", 4, 5, 6)
+            ),
+            &[
+                &self.job,
+                &self.worker,
+                &held,
+                &None::<i64>,
+                &None::<i64>,
+                &None::<i32>,
+            ],
+        )
+        .await?;
+        st.seq = c
+            .query_one(
+                "SELECT COALESCE(MAX(seq), 0) FROM norobots_urls WHERE decider = $1",
+                &[&self.worker],
+            )
+            .await?
+            .get(0);
+        st.reconcile = false;
+        Ok(())
+    }
+
+    /// Adds URLs within `tx`; per URL, whether it was new. A URL decided
+    /// on sight is this worker's decision, numbered in the order given.
+    async fn add(
+        &self,
+        tx: &deadpool_postgres::Transaction<'_>,
+        st: &mut State,
+        urls: &[NewUrl],
+    ) -> Result<Vec<bool>, StoreError> {
+        if urls.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut url = Vec::with_capacity(urls.len());
+        let mut origin = Vec::with_capacity(urls.len());
+        let mut depth = Vec::with_capacity(urls.len());
+        let mut parent = Vec::with_capacity(urls.len());
+        let mut via = Vec::with_capacity(urls.len());
+        let mut hops = Vec::with_capacity(urls.len());
+        let mut state = Vec::with_capacity(urls.len());
+        let mut decision = Vec::with_capacity(urls.len());
+        let mut reason = Vec::with_capacity(urls.len());
+        let mut status = Vec::with_capacity(urls.len());
+        let mut bytes = Vec::with_capacity(urls.len());
+        let mut time = Vec::with_capacity(urls.len());
+        for u in urls {
+            url.push(u.url.as_str());
+            origin.push(u.origin.as_str());
+            depth.push(to_i32(u.depth));
+            parent.push(u.parent);
+            via.push(u.via.as_str());
+            hops.push(to_i32(u.hops));
+            let o = u.outcome.as_ref();
+            state.push(if o.is_some() { DONE } else { QUEUED });
+            decision.push(o.map(|o| o.decision.as_str()));
+            reason.push(o.and_then(|o| reason_json(&o.reason)));
+            status.push(o.and_then(|o| o.status).map(i32::from));
+            bytes.push(o.and_then(|o| o.bytes).map(|b| b as i64));
+            time.push(o.map(|o| o.time));
+        }
+        // In the order given: a URL's row number is its place in its
+        // host's queue. (Two workers adding the same new URLs in other
+        // orders can deadlock; the loser is rolled back and tried again.)
+        let sql = format!(
+            "WITH input AS (
+                SELECT * FROM unnest($2::text[], $3::text[], $4::int[], $5::bigint[], $6::text[],
+                                     $7::int[], $8::smallint[], $9::text[], $10::text[], $11::int[],
+                                     $12::bigint[], $13::bigint[]) WITH ORDINALITY
+                    AS t(url, origin, depth, parent, via, hops, state, decision, reason, status,
+                         bytes, time, ord)),
+             ins AS (
+                INSERT INTO norobots_urls (job, url, origin, state, depth, parent, via, hops,
+                                           decision, reason, status, bytes, time, decider, done)
+                SELECT $1, url, origin, state, depth, parent, via, hops, decision, reason, status,
+                       bytes, time, CASE WHEN state = {DONE} THEN $14::bigint END,
+                       CASE WHEN state = {DONE} THEN nextval('norobots_done_seq') END
+                FROM input ORDER BY ord
+                ON CONFLICT (job, md5(url)) DO NOTHING
+                RETURNING id, url, origin, state),
+             n AS (SELECT origin, COUNT(*) FILTER (WHERE state = {QUEUED}) AS n
+                   FROM ins GROUP BY origin),
+             hosts AS (
+                INSERT INTO norobots_hosts (job, origin, queued)
+                SELECT $1, origin, n FROM n ORDER BY origin
+                ON CONFLICT (job, origin) DO UPDATE SET queued = norobots_hosts.queued + EXCLUDED.queued)
+             SELECT id, url, state FROM ins"
+        );
+        let stmt = tx.prepare_cached(&sql).await?;
+        let rows = tx
+            .query(
+                &stmt,
+                &[
+                    &self.job,
+                    &url,
+                    &origin,
+                    &depth,
+                    &parent,
+                    &via,
+                    &hops,
+                    &state,
+                    &decision,
+                    &reason,
+                    &status,
+                    &bytes,
+                    &time,
+                    &self.worker,
+                ],
+            )
+            .await?;
+        let mut new: HashMap<&str, (i64, i16)> = rows
+            .iter()
+            .map(|r| (r.get::<_, &str>(1), (r.get(0), r.get(2))))
+            .collect();
+        let mut added = Vec::with_capacity(urls.len());
+        let (mut ids, mut seqs) = (Vec::new(), Vec::new());
+        for u in urls {
+            // The first of duplicates in the batch is the new one.
+            match new.remove(u.url.as_str()) {
+                Some((id, s)) => {
+                    if s == DONE {
+                        st.seq += 1;
+                        ids.push(id);
+                        seqs.push(st.seq);
+                    }
+                    added.push(true);
+                }
+                None => added.push(false),
+            }
+        }
+        if !ids.is_empty() {
+            let stmt = tx
+                .prepare_cached(
+                    "UPDATE norobots_urls u SET seq = x.seq
+                     FROM unnest($1::bigint[], $2::bigint[]) AS x(id, seq) WHERE u.id = x.id",
+                )
+                .await?;
+            tx.execute(&stmt, &[&ids, &seqs]).await?;
+        }
+        Ok(added)
+    }
+
+    /// Decides every queued URL of `origin` (or of the job) within one
+    /// transaction; how many.
+    async fn finish(
+        &self,
+        c: &mut Object,
+        st: &mut State,
+        origin: Option<&str>,
+        outcome: &Final,
+    ) -> Result<u64, StoreError> {
+        let tx = c.transaction().await?;
+        let rows = tx
+            .query(
+                &format!(
+                    "SELECT id, origin FROM norobots_urls
+                     WHERE job = $1 AND ($2::text IS NULL OR origin = $2) AND state = {QUEUED}
+                     ORDER BY id FOR UPDATE"
+                ),
+                &[&self.job, &origin],
+            )
+            .await?;
+        let mut ids = Vec::with_capacity(rows.len());
+        let mut seqs = Vec::with_capacity(rows.len());
+        let mut per_origin: HashMap<String, i64> = HashMap::new();
+        for r in &rows {
+            ids.push(r.get::<_, i64>(0));
+            st.seq += 1;
+            seqs.push(st.seq);
+            *per_origin.entry(r.get(1)).or_default() += 1;
+        }
+        tx.execute(
+            &format!(
+                "UPDATE norobots_urls u SET state = {DONE}, decision = $2, reason = $3, status = $4,
+                    bytes = $5, time = $6, decider = $7, seq = x.seq,
+                    done = nextval('norobots_done_seq')
+                 FROM unnest($8::bigint[], $9::bigint[]) AS x(id, seq)
+                 WHERE u.id = x.id AND u.job = $1"
+            ),
+            &[
+                &self.job,
+                &outcome.decision.as_str(),
+                &reason_json(&outcome.reason),
+                &outcome.status.map(i32::from),
+                &outcome.bytes.map(|b| b as i64),
+                &outcome.time,
+                &self.worker,
+                &ids,
+                &seqs,
+            ],
+        )
+        .await?;
+        let mut origins: Vec<(String, i64)> = per_origin.into_iter().collect();
+        origins.sort();
+        let (names, counts): (Vec<String>, Vec<i64>) = origins.into_iter().unzip();
+        tx.execute(
+            "UPDATE norobots_hosts h SET queued = GREATEST(h.queued - x.n, 0)
+             FROM unnest($2::text[], $3::bigint[]) AS x(origin, n)
+             WHERE h.job = $1 AND h.origin = x.origin",
+            &[&self.job, &names, &counts],
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(ids.len() as u64)
+    }
+
+    async fn claim(
+        &self,
+        c: &mut Object,
+        st: &mut State,
+        now: i64,
+        max: usize,
+        per_host: u32,
+        min_delay: i64,
+    ) -> Result<Claim, StoreError> {
+        let per_host = i64::from(per_host.max(1));
+        let tx = c.transaction().await?;
+        if now.saturating_sub(st.last_reclaim) >= 1000 {
+            // Hosts of workers that stopped beating go back to the queue,
+            // with what those workers had leased.
+            let stmt = tx
+                .prepare_cached(&format!(
+                    "WITH dead AS (
+                        UPDATE norobots_hosts SET queued = queued + leased, leased = 0,
+                            lease_worker = NULL, lease_until = NULL
+                        WHERE job = $1 AND lease_worker IS NOT NULL AND lease_until < $2
+                          AND lease_worker <> $3
+                        RETURNING origin)
+                     UPDATE norobots_urls u SET state = {QUEUED}, worker = NULL FROM dead
+                     WHERE u.job = $1 AND u.origin = dead.origin AND u.state = {LEASED}"
+                ))
+                .await?;
+            let back = tx.execute(&stmt, &[&self.job, &now, &self.worker]).await?;
+            if back > 0 {
+                tracing::info!(urls = back, "crawl store: took back the leases of a stopped worker");
+            }
+            st.last_reclaim = now;
+        }
+        let stmt = tx
+            .prepare_cached(
+                "SELECT origin, delay_ms, leased, robots_tries FROM norobots_hosts
+                 WHERE job = $1 AND queued > 0 AND not_before <= $2
+                   AND (lease_worker IS NULL OR (lease_worker = $3 AND leased < $4))
+                 ORDER BY not_before LIMIT $5 FOR UPDATE SKIP LOCKED",
+            )
+            .await?;
+        let due = tx
+            .query(
+                &stmt,
+                &[&self.job, &now, &self.worker, &per_host, &(max as i64)],
+            )
+            .await?;
+        let mut left = max as i64;
+        let (mut origins, mut takes, mut holds) = (Vec::new(), Vec::new(), Vec::new());
+        let mut order: HashMap<String, (usize, u32)> = HashMap::new();
+        for (i, r) in due.iter().enumerate() {
+            if left <= 0 {
+                break;
+            }
+            let origin: String = r.get(0);
+            let delay = r.get::<_, i64>(1).max(min_delay);
+            let leased: i64 = r.get(2);
+            // A host with a delay gives one URL per delay; one without, as
+            // many as it has room for.
+            let room = if delay > 0 { 1 } else { per_host - leased };
+            let take = room.min(left).max(0);
+            if take == 0 {
+                continue;
+            }
+            left -= take;
+            order.insert(origin.clone(), (i, to_u32(r.get(3))));
+            origins.push(origin);
+            takes.push(take);
+            holds.push(delay.max(0));
+        }
+        let mut leases = Vec::new();
+        if !origins.is_empty() {
+            let stmt = tx
+                .prepare_cached(&format!(
+                    "WITH want AS (SELECT * FROM unnest($2::text[], $3::bigint[], $4::bigint[])
+                                   AS w(origin, take, hold)),
+                          pick AS (SELECT l.id FROM want CROSS JOIN LATERAL
+                                   (SELECT id FROM norobots_urls
+                                    WHERE job = $1 AND origin = want.origin AND state = {QUEUED}
+                                    ORDER BY id LIMIT want.take) l),
+                          got AS (UPDATE norobots_urls u SET state = {LEASED}, worker = $5
+                                  FROM pick WHERE u.id = pick.id
+                                  RETURNING u.id, u.url, u.origin, u.depth, u.parent, u.via,
+                                            u.hops, u.attempts),
+                          n AS (SELECT origin, COUNT(*) AS n FROM got GROUP BY origin),
+                          held AS (UPDATE norobots_hosts h SET leased = h.leased + n.n,
+                                       queued = GREATEST(h.queued - n.n, 0),
+                                       lease_worker = $5, lease_until = $6,
+                                       not_before = GREATEST(h.not_before, $7 + want.hold)
+                                   FROM n JOIN want ON want.origin = n.origin
+                                   WHERE h.job = $1 AND h.origin = n.origin)
+                     SELECT * FROM got"
+                ))
+                .await?;
+            let rows = tx
+                .query(
+                    &stmt,
+                    &[
+                        &self.job,
+                        &origins,
+                        &takes,
+                        &holds,
+                        &self.worker,
+                        &(now + self.lease_ms),
+                        &now,
+                    ],
+                )
+                .await?;
+            for r in &rows {
+                let origin: String = r.get(2);
+                let via: String = r.get(5);
+                let robots_tries = order.get(&origin).map_or(0, |o| o.1);
+                leases.push(Lease {
+                    id: r.get(0),
+                    url: r.get(1),
+                    origin,
+                    depth: to_u32(r.get(3)),
+                    parent: r.get(4),
+                    via: Via::from_str(&via).unwrap_or(Via::Link),
+                    hops: to_u32(r.get(6)),
+                    attempts: to_u32(r.get(7)),
+                    robots_tries,
+                });
+            }
+            leases.sort_by_key(|l| (order.get(&l.origin).map_or(usize::MAX, |o| o.0), l.id));
+        }
+        if !leases.is_empty() {
+            tx.commit().await?;
+            st.leased.extend(leases.iter().map(|l| l.id));
+            return Ok(Claim {
+                leases,
+                next: None,
+                drained: false,
+            });
+        }
+        let stmt = tx
+            .prepare_cached(
+                "SELECT (SELECT MIN(not_before) FROM norobots_hosts
+                         WHERE job = $1 AND queued > 0
+                           AND (lease_worker IS NULL OR (lease_worker = $2 AND leased < $3))),
+                        EXISTS (SELECT 1 FROM norobots_hosts WHERE job = $1 AND queued > 0)
+                        OR EXISTS (SELECT 1 FROM norobots_hosts WHERE job = $1 AND leased > 0)",
+            )
+            .await?;
+        let row = tx
+            .query_one(&stmt, &[&self.job, &self.worker, &per_host])
+            .await?;
+        tx.commit().await?;
+        let next: Option<i64> = row.get(0);
+        // A host due now that another worker is claiming this instant: look
+        // again shortly rather than at once.
+        let next = next.map(|t| t.max(now + 10));
+        Ok(Claim {
+            leases,
+            next,
+            drained: !row.get::<_, bool>(1),
+        })
+    }
+}
+
+impl Store for PgStore {
+    fn flush(&self) -> impl Future<Output = Result<(), StoreError>> + Send {
+        // Every call commits before it returns.
+        std::future::ready(Ok(()))
+    }
+
+    fn add(&self, urls: Vec<NewUrl>) -> impl Future<Output = Result<Vec<bool>, StoreError>> + Send {
+        async move {
+            call!(*self.shared, |c, st| {
+                let tx = c.transaction().await?;
+                let added = self.shared.add(&tx, st, &urls).await?;
+                tx.commit().await?;
+                Ok(added)
+            })
+        }
+    }
+
+    fn claim(
+        &self,
+        now: i64,
+        max: usize,
+        per_host: u32,
+        min_delay_ms: i64,
+    ) -> impl Future<Output = Result<Claim, StoreError>> + Send {
+        async move {
+            call!(*self.shared, |c, st| {
+                self.shared
+                    .claim(&mut c, st, now, max, per_host, min_delay_ms)
+                    .await
+            })
+        }
+    }
+
+    fn complete(
+        &self,
+        id: UrlId,
+        outcome: Final,
+        children: Vec<NewUrl>,
+        redirect: Option<NewUrl>,
+        host: HostUpdate,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send {
+        async move {
+            let sh = &*self.shared;
+            call!(*sh, |c, st| {
+                let mut outcome = outcome.clone();
+                let tx = c.transaction().await?;
+                let mut urls = children.clone();
+                if let Some(r) = &redirect {
+                    urls.push(r.clone());
+                }
+                let added = sh.add(&tx, st, &urls).await?;
+                if let (Some(target), Some(false)) = (&redirect, added.last()) {
+                    outcome.decision = Decision::Duplicate;
+                    outcome.reason = Some(Reason::Redirect {
+                        to: target.url.clone(),
+                    });
+                }
+                let seq = st.seq + 1;
+                let stmt = tx
+                    .prepare_cached(&format!(
+                        "WITH fin AS (
+                            UPDATE norobots_urls SET state = {DONE}, decision = $3, reason = $4,
+                                status = $5, bytes = $6, time = $7, decider = $8, seq = $9,
+                                done = nextval('norobots_done_seq'), worker = NULL
+                            WHERE id = $2 AND job = $1 AND state = {LEASED} AND worker = $8
+                            RETURNING origin)
+                         UPDATE norobots_hosts h SET {} FROM fin
+                         WHERE h.job = $1 AND h.origin = fin.origin",
+                        host_done_sql("1", "0", 10, 11, 12)
+                    ))
+                    .await?;
+                let done = tx
+                    .execute(
+                        &stmt,
+                        &[
+                            &sh.job,
+                            &id,
+                            &outcome.decision.as_str(),
+                            &reason_json(&outcome.reason),
+                            &outcome.status.map(i32::from),
+                            &outcome.bytes.map(|b| b as i64),
+                            &outcome.time,
+                            &sh.worker,
+                            &seq,
+                            &host.not_before,
+                            &host.delay_ms,
+                            &host.robots_tries.map(to_i32),
+                        ],
+                    )
+                    .await?;
+                tx.commit().await?;
+                if done == 1 {
+                    st.seq = seq;
+                }
+                st.leased.remove(&id);
+                Ok(())
+            })
+        }
+    }
+
+    fn release(
+        &self,
+        id: UrlId,
+        failed: bool,
+        host: HostUpdate,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send {
+        async move {
+            let sh = &*self.shared;
+            call!(*sh, |c, st| {
+                let stmt = c
+                    .prepare_cached(&format!(
+                        "WITH r AS (
+                            UPDATE norobots_urls SET state = {QUEUED}, worker = NULL,
+                                attempts = attempts + $3
+                            WHERE id = $2 AND job = $1 AND state = {LEASED} AND worker = $4
+                            RETURNING origin)
+                         UPDATE norobots_hosts h SET {} FROM r
+                         WHERE h.job = $1 AND h.origin = r.origin",
+                        host_done_sql("1", "1", 5, 6, 7)
+                    ))
+                    .await?;
+                c.execute(
+                    &stmt,
+                    &[
+                        &sh.job,
+                        &id,
+                        &i32::from(failed),
+                        &sh.worker,
+                        &host.not_before,
+                        &host.delay_ms,
+                        &host.robots_tries.map(to_i32),
+                    ],
+                )
+                .await?;
+                st.leased.remove(&id);
+                Ok(())
+            })
+        }
+    }
+
+    fn finish_host(
+        &self,
+        origin: &str,
+        outcome: Final,
+    ) -> impl Future<Output = Result<u64, StoreError>> + Send {
+        let origin = origin.to_owned();
+        async move {
+            call!(*self.shared, |c, st| {
+                self.shared
+                    .finish(&mut c, st, Some(&origin), &outcome)
+                    .await
+            })
+        }
+    }
+
+    fn finish_all(&self, outcome: Final) -> impl Future<Output = Result<u64, StoreError>> + Send {
+        async move {
+            call!(*self.shared, |c, st| {
+                self.shared.finish(&mut c, st, None, &outcome).await
+            })
+        }
+    }
+
+    fn update_host(
+        &self,
+        origin: &str,
+        host: HostUpdate,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send {
+        let origin = origin.to_owned();
+        async move {
+            let sh = &*self.shared;
+            call!(*sh, |c, _st| {
+                let stmt = c
+                    .prepare_cached(
+                        "INSERT INTO norobots_hosts (job, origin, not_before, delay_ms, robots_tries)
+                         VALUES ($1, $2, COALESCE($3::bigint, 0), COALESCE($4::bigint, 0),
+                                 COALESCE($5::int, 0))
+                         ON CONFLICT (job, origin) DO UPDATE SET
+                            not_before = GREATEST(norobots_hosts.not_before, COALESCE($3::bigint, 0)),
+                            delay_ms = COALESCE($4, norobots_hosts.delay_ms),
+                            robots_tries = COALESCE($5, norobots_hosts.robots_tries)",
+                    )
+                    .await?;
+                c.execute(
+                    &stmt,
+                    &[
+                        &sh.job,
+                        &origin,
+                        &host.not_before,
+                        &host.delay_ms,
+                        &host.robots_tries.map(to_i32),
+                    ],
+                )
+                .await?;
+                Ok(())
+            })
+        }
+    }
+
+    fn recover(&self) -> impl Future<Output = Result<u64, StoreError>> + Send {
+        async move {
+            let sh = &*self.shared;
+            call!(*sh, |c, st| {
+                // What this worker's name held in its last life.
+                st.leased.clear();
+                let tx = c.transaction().await?;
+                let n: i64 = tx
+                    .query_one(
+                        &format!(
+                            "WITH r AS (UPDATE norobots_urls SET state = {QUEUED}, worker = NULL
+                                        WHERE worker = $2 AND state = {LEASED} RETURNING origin),
+                                  n AS (SELECT origin, COUNT(*) AS n FROM r GROUP BY origin),
+                                  h AS (UPDATE norobots_hosts h SET {} FROM n
+                                        WHERE h.job = $1 AND h.origin = n.origin)
+                             SELECT COALESCE(SUM(n), 0)::bigint FROM n",
+                            host_done_sql("n.n", "n.n", 3, 4, 5)
+                        ),
+                        &[&sh.job, &sh.worker, &None::<i64>, &None::<i64>, &None::<i32>],
+                    )
+                    .await?
+                    .get(0);
+                tx.execute(
+                    "UPDATE norobots_hosts SET lease_worker = NULL, lease_until = NULL, leased = 0
+                     WHERE job = $1 AND lease_worker = $2",
+                    &[&sh.job, &sh.worker],
+                )
+                .await?;
+                tx.commit().await?;
+                Ok(n as u64)
+            })
+        }
+    }
+
+    fn decided_after(
+        &self,
+        seq: i64,
+        limit: usize,
+    ) -> impl Future<Output = Result<Vec<Decided>, StoreError>> + Send {
+        async move {
+            let sh = &*self.shared;
+            call!(*sh, |c, _st| {
+                let stmt = c
+                    .prepare_cached(&format!(
+                        "SELECT u.seq, {DECIDED_COLUMNS}
+                         WHERE u.decider = $1 AND u.seq > $2 ORDER BY u.seq LIMIT $3"
+                    ))
+                    .await?;
+                let rows = c.query(&stmt, &[&sh.worker, &seq, &(limit as i64)]).await?;
+                Ok(rows.iter().map(decided).collect())
+            })
+        }
+    }
+
+    fn job_log(
+        &self,
+        after: i64,
+        limit: usize,
+    ) -> impl Future<Output = Result<Vec<Decided>, StoreError>> + Send {
+        async move {
+            let sh = &*self.shared;
+            call!(*sh, |c, _st| {
+                let stmt = c
+                    .prepare_cached(&format!(
+                        "SELECT u.done, {DECIDED_COLUMNS}
+                         WHERE u.job = $1 AND u.done > $2 ORDER BY u.done LIMIT $3"
+                    ))
+                    .await?;
+                let rows = c.query(&stmt, &[&sh.job, &after, &(limit as i64)]).await?;
+                Ok(rows.iter().map(decided).collect())
+            })
+        }
+    }
+
+    fn log_mark(&self) -> impl Future<Output = Result<(i64, u64), StoreError>> + Send {
+        async move {
+            let sh = &*self.shared;
+            call!(*sh, |c, _st| {
+                let r = c
+                    .query_one(
+                        "SELECT log_seq, log_len FROM norobots_workers WHERE id = $1",
+                        &[&sh.worker],
+                    )
+                    .await?;
+                Ok((r.get::<_, i64>(0), r.get::<_, i64>(1) as u64))
+            })
+        }
+    }
+
+    fn set_log_mark(
+        &self,
+        seq: i64,
+        len: u64,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send {
+        async move {
+            let sh = &*self.shared;
+            call!(*sh, |c, _st| {
+                c.execute(
+                    "UPDATE norobots_workers SET log_seq = $2, log_len = $3 WHERE id = $1",
+                    &[&sh.worker, &seq, &(len as i64)],
+                )
+                .await?;
+                Ok(())
+            })
+        }
+    }
+
+    fn put_robots(&self, row: RobotsRow) -> impl Future<Output = Result<(), StoreError>> + Send {
+        async move {
+            let sh = &*self.shared;
+            call!(*sh, |c, _st| {
+                c.execute(
+                    "INSERT INTO norobots_robots VALUES ($1, $2, $3, $4, $5, $6)
+                     ON CONFLICT (job, origin) DO UPDATE SET status = EXCLUDED.status,
+                        headers = EXCLUDED.headers, body = EXCLUDED.body,
+                        fetched_at = EXCLUDED.fetched_at
+                     WHERE norobots_robots.fetched_at <= EXCLUDED.fetched_at",
+                    &[
+                        &sh.job,
+                        &row.origin,
+                        &i32::from(row.status),
+                        &super::headers_json(&row.headers),
+                        &row.body,
+                        &row.fetched_at,
+                    ],
+                )
+                .await?;
+                Ok(())
+            })
+        }
+    }
+
+    fn robots_of(
+        &self,
+        origin: &str,
+    ) -> impl Future<Output = Result<Option<RobotsRow>, StoreError>> + Send {
+        let origin = origin.to_owned();
+        async move {
+            let sh = &*self.shared;
+            call!(*sh, |c, _st| {
+                let stmt = c
+                    .prepare_cached(
+                        "SELECT origin, status, headers, body, fetched_at FROM norobots_robots
+                         WHERE job = $1 AND origin = $2",
+                    )
+                    .await?;
+                let row = c.query_opt(&stmt, &[&sh.job, &origin]).await?;
+                Ok(row.map(|r| RobotsRow {
+                    origin: r.get(0),
+                    status: r.get::<_, i32>(1) as u16,
+                    headers: super::headers_from_json(r.get(2)),
+                    body: r.get(3),
+                    fetched_at: r.get(4),
+                }))
+            })
+        }
+    }
+
+    fn stats(&self, now: i64) -> impl Future<Output = Result<Stats, StoreError>> + Send {
+        async move {
+            let sh = &*self.shared;
+            call!(*sh, |c, _st| {
+                let h = c
+                    .query_one(
+                        "SELECT COALESCE(SUM(queued), 0)::bigint, COALESCE(SUM(leased), 0)::bigint,
+                            COUNT(*) FILTER (WHERE queued > 0),
+                            COUNT(*) FILTER (WHERE queued > 0 AND not_before > $2)
+                         FROM norobots_hosts WHERE job = $1",
+                        &[&sh.job, &now],
+                    )
+                    .await?;
+                let mut decided = std::collections::BTreeMap::new();
+                for r in c
+                    .query(
+                        &format!(
+                            "SELECT decision, COUNT(*) FROM norobots_urls
+                             WHERE job = $1 AND state = {DONE} GROUP BY decision"
+                        ),
+                        &[&sh.job],
+                    )
+                    .await?
+                {
+                    if let Ok(d) = r.get::<_, &str>(0).parse::<Decision>() {
+                        decided.insert(d, r.get::<_, i64>(1) as u64);
+                    }
+                }
+                let workers: i64 = c
+                    .query_one(
+                        "SELECT COUNT(*) FROM norobots_workers WHERE job = $1 AND heartbeat > $2",
+                        &[&sh.job, &(now_ms() - sh.lease_ms)],
+                    )
+                    .await?
+                    .get(0);
+                Ok(Stats {
+                    queued: h.get::<_, i64>(0) as u64,
+                    leased: h.get::<_, i64>(1) as u64,
+                    decided,
+                    hosts_with_work: h.get::<_, i64>(2) as u64,
+                    hosts_waiting: h.get::<_, i64>(3) as u64,
+                    workers: workers as u64,
+                })
+            })
+        }
+    }
+
+    fn host_counts(&self) -> impl Future<Output = Result<HostCounts, StoreError>> + Send {
+        async move {
+            let sh = &*self.shared;
+            call!(*sh, |c, _st| {
+                let mut out = HostCounts::new();
+                for r in c
+                    .query(
+                        &format!(
+                            "SELECT origin, decision, COUNT(*) FROM norobots_urls
+                             WHERE job = $1 AND state = {DONE} GROUP BY origin, decision"
+                        ),
+                        &[&sh.job],
+                    )
+                    .await?
+                {
+                    if let Ok(d) = r.get::<_, &str>(1).parse::<Decision>() {
+                        out.entry(r.get(0))
+                            .or_default()
+                            .insert(d, r.get::<_, i64>(2) as u64);
+                    }
+                }
+                Ok(out)
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
