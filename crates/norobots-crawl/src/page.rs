@@ -265,9 +265,8 @@ impl PageFetcher {
                 continue;
             };
             let pid = rest.split('-').next().unwrap_or("");
-            let alive = pid != std::process::id().to_string()
-                && proc.is_dir()
-                && proc.join(pid).exists();
+            let alive =
+                pid != std::process::id().to_string() && proc.is_dir() && proc.join(pid).exists();
             if !alive {
                 let _ = std::fs::remove_file(e.path());
             }

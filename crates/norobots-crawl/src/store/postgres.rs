@@ -522,7 +522,8 @@ fn decided(r: &Row) -> Decided {
     }
 }
 
-const DECIDED_COLUMNS: &str = "u.url, u.depth, p.url, u.via, u.decision, u.reason, u.status, u.bytes, u.time
+const DECIDED_COLUMNS: &str =
+    "u.url, u.depth, p.url, u.via, u.decision, u.reason, u.status, u.bytes, u.time
      FROM norobots_urls u LEFT JOIN norobots_urls p ON p.id = u.parent";
 
 /// What a host row takes from a [`HostUpdate`] (`$N` for its three
@@ -807,7 +808,10 @@ impl Shared {
                 .await?;
             let back = tx.execute(&stmt, &[&self.job, &now, &self.worker]).await?;
             if back > 0 {
-                tracing::info!(urls = back, "crawl store: took back the leases of a stopped worker");
+                tracing::info!(
+                    urls = back,
+                    "crawl store: took back the leases of a stopped worker"
+                );
             }
             st.last_reclaim = now;
         }
@@ -944,428 +948,371 @@ impl Store for PgStore {
         std::future::ready(Ok(()))
     }
 
-    fn add(&self, urls: Vec<NewUrl>) -> impl Future<Output = Result<Vec<bool>, StoreError>> + Send {
-        async move {
-            call!(*self.shared, |c, st| {
-                let tx = c.transaction().await?;
-                let added = self.shared.add(&tx, st, &urls).await?;
-                tx.commit().await?;
-                Ok(added)
-            })
-        }
+    async fn add(&self, urls: Vec<NewUrl>) -> Result<Vec<bool>, StoreError> {
+        call!(*self.shared, |c, st| {
+            let tx = c.transaction().await?;
+            let added = self.shared.add(&tx, st, &urls).await?;
+            tx.commit().await?;
+            Ok(added)
+        })
     }
 
-    fn claim(
+    async fn claim(
         &self,
         now: i64,
         max: usize,
         per_host: u32,
         min_delay_ms: i64,
-    ) -> impl Future<Output = Result<Claim, StoreError>> + Send {
-        async move {
-            call!(*self.shared, |c, st| {
-                self.shared
-                    .claim(&mut c, st, now, max, per_host, min_delay_ms)
-                    .await
-            })
-        }
+    ) -> Result<Claim, StoreError> {
+        call!(*self.shared, |c, st| {
+            self.shared
+                .claim(&mut c, st, now, max, per_host, min_delay_ms)
+                .await
+        })
     }
 
-    fn complete(
+    async fn complete(
         &self,
         id: UrlId,
         outcome: Final,
         children: Vec<NewUrl>,
         redirect: Option<NewUrl>,
         host: HostUpdate,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send {
-        async move {
-            let sh = &*self.shared;
-            call!(*sh, |c, st| {
-                let mut outcome = outcome.clone();
-                let tx = c.transaction().await?;
-                let mut urls = children.clone();
-                if let Some(r) = &redirect {
-                    urls.push(r.clone());
-                }
-                let added = sh.add(&tx, st, &urls).await?;
-                if let (Some(target), Some(false)) = (&redirect, added.last()) {
-                    outcome.decision = Decision::Duplicate;
-                    outcome.reason = Some(Reason::Redirect {
-                        to: target.url.clone(),
-                    });
-                }
-                let seq = st.seq + 1;
-                let stmt = tx
-                    .prepare_cached(&format!(
-                        "WITH fin AS (
-                            UPDATE norobots_urls SET state = {DONE}, decision = $3, reason = $4,
-                                status = $5, bytes = $6, time = $7, decider = $8, seq = $9,
-                                done = nextval('norobots_done_seq'), worker = NULL
-                            WHERE id = $2 AND job = $1 AND state = {LEASED} AND worker = $8
-                            RETURNING origin)
-                         UPDATE norobots_hosts h SET {} FROM fin
-                         WHERE h.job = $1 AND h.origin = fin.origin",
-                        host_done_sql("1", "0", 10, 11, 12)
-                    ))
-                    .await?;
-                let done = tx
-                    .execute(
-                        &stmt,
-                        &[
-                            &sh.job,
-                            &id,
-                            &outcome.decision.as_str(),
-                            &reason_json(&outcome.reason),
-                            &outcome.status.map(i32::from),
-                            &outcome.bytes.map(|b| b as i64),
-                            &outcome.time,
-                            &sh.worker,
-                            &seq,
-                            &host.not_before,
-                            &host.delay_ms,
-                            &host.robots_tries.map(to_i32),
-                        ],
-                    )
-                    .await?;
-                tx.commit().await?;
-                if done == 1 {
-                    st.seq = seq;
-                }
-                st.leased.remove(&id);
-                Ok(())
-            })
-        }
-    }
-
-    fn release(
-        &self,
-        id: UrlId,
-        failed: bool,
-        host: HostUpdate,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send {
-        async move {
-            let sh = &*self.shared;
-            call!(*sh, |c, st| {
-                let stmt = c
-                    .prepare_cached(&format!(
-                        "WITH r AS (
-                            UPDATE norobots_urls SET state = {QUEUED}, worker = NULL,
-                                attempts = attempts + $3
-                            WHERE id = $2 AND job = $1 AND state = {LEASED} AND worker = $4
-                            RETURNING origin)
-                         UPDATE norobots_hosts h SET {} FROM r
-                         WHERE h.job = $1 AND h.origin = r.origin",
-                        host_done_sql("1", "1", 5, 6, 7)
-                    ))
-                    .await?;
-                c.execute(
+    ) -> Result<(), StoreError> {
+        let sh = &*self.shared;
+        call!(*sh, |c, st| {
+            let mut outcome = outcome.clone();
+            let tx = c.transaction().await?;
+            let mut urls = children.clone();
+            if let Some(r) = &redirect {
+                urls.push(r.clone());
+            }
+            let added = sh.add(&tx, st, &urls).await?;
+            if let (Some(target), Some(false)) = (&redirect, added.last()) {
+                outcome.decision = Decision::Duplicate;
+                outcome.reason = Some(Reason::Redirect {
+                    to: target.url.clone(),
+                });
+            }
+            let seq = st.seq + 1;
+            let stmt = tx
+                .prepare_cached(&format!(
+                    "WITH fin AS (
+                        UPDATE norobots_urls SET state = {DONE}, decision = $3, reason = $4,
+                            status = $5, bytes = $6, time = $7, decider = $8, seq = $9,
+                            done = nextval('norobots_done_seq'), worker = NULL
+                        WHERE id = $2 AND job = $1 AND state = {LEASED} AND worker = $8
+                        RETURNING origin)
+                     UPDATE norobots_hosts h SET {} FROM fin
+                     WHERE h.job = $1 AND h.origin = fin.origin",
+                    host_done_sql("1", "0", 10, 11, 12)
+                ))
+                .await?;
+            let done = tx
+                .execute(
                     &stmt,
                     &[
                         &sh.job,
                         &id,
-                        &i32::from(failed),
+                        &outcome.decision.as_str(),
+                        &reason_json(&outcome.reason),
+                        &outcome.status.map(i32::from),
+                        &outcome.bytes.map(|b| b as i64),
+                        &outcome.time,
                         &sh.worker,
+                        &seq,
                         &host.not_before,
                         &host.delay_ms,
                         &host.robots_tries.map(to_i32),
                     ],
                 )
                 .await?;
-                st.leased.remove(&id);
-                Ok(())
-            })
-        }
+            tx.commit().await?;
+            if done == 1 {
+                st.seq = seq;
+            }
+            st.leased.remove(&id);
+            Ok(())
+        })
     }
 
-    fn finish_host(
-        &self,
-        origin: &str,
-        outcome: Final,
-    ) -> impl Future<Output = Result<u64, StoreError>> + Send {
-        let origin = origin.to_owned();
-        async move {
-            call!(*self.shared, |c, st| {
-                self.shared
-                    .finish(&mut c, st, Some(&origin), &outcome)
-                    .await
-            })
-        }
+    async fn release(&self, id: UrlId, failed: bool, host: HostUpdate) -> Result<(), StoreError> {
+        let sh = &*self.shared;
+        call!(*sh, |c, st| {
+            let stmt = c
+                .prepare_cached(&format!(
+                    "WITH r AS (
+                        UPDATE norobots_urls SET state = {QUEUED}, worker = NULL,
+                            attempts = attempts + $3
+                        WHERE id = $2 AND job = $1 AND state = {LEASED} AND worker = $4
+                        RETURNING origin)
+                     UPDATE norobots_hosts h SET {} FROM r
+                     WHERE h.job = $1 AND h.origin = r.origin",
+                    host_done_sql("1", "1", 5, 6, 7)
+                ))
+                .await?;
+            c.execute(
+                &stmt,
+                &[
+                    &sh.job,
+                    &id,
+                    &i32::from(failed),
+                    &sh.worker,
+                    &host.not_before,
+                    &host.delay_ms,
+                    &host.robots_tries.map(to_i32),
+                ],
+            )
+            .await?;
+            st.leased.remove(&id);
+            Ok(())
+        })
     }
 
-    fn finish_all(&self, outcome: Final) -> impl Future<Output = Result<u64, StoreError>> + Send {
-        async move {
-            call!(*self.shared, |c, st| {
-                self.shared.finish(&mut c, st, None, &outcome).await
-            })
-        }
+    async fn finish_host(&self, origin: &str, outcome: Final) -> Result<u64, StoreError> {
+        call!(*self.shared, |c, st| {
+            self.shared
+                .finish(&mut c, st, Some(origin), &outcome)
+                .await
+        })
     }
 
-    fn update_host(
-        &self,
-        origin: &str,
-        host: HostUpdate,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send {
-        let origin = origin.to_owned();
-        async move {
-            let sh = &*self.shared;
-            call!(*sh, |c, _st| {
-                let stmt = c
-                    .prepare_cached(
-                        "INSERT INTO norobots_hosts (job, origin, not_before, delay_ms, robots_tries)
-                         VALUES ($1, $2, COALESCE($3::bigint, 0), COALESCE($4::bigint, 0),
-                                 COALESCE($5::int, 0))
-                         ON CONFLICT (job, origin) DO UPDATE SET
-                            not_before = GREATEST(norobots_hosts.not_before, COALESCE($3::bigint, 0)),
-                            delay_ms = COALESCE($4, norobots_hosts.delay_ms),
-                            robots_tries = COALESCE($5, norobots_hosts.robots_tries)",
-                    )
-                    .await?;
-                c.execute(
-                    &stmt,
+    async fn finish_all(&self, outcome: Final) -> Result<u64, StoreError> {
+        call!(*self.shared, |c, st| {
+            self.shared.finish(&mut c, st, None, &outcome).await
+        })
+    }
+
+    async fn update_host(&self, origin: &str, host: HostUpdate) -> Result<(), StoreError> {
+        let sh = &*self.shared;
+        call!(*sh, |c, _st| {
+            let stmt = c
+                .prepare_cached(
+                    "INSERT INTO norobots_hosts (job, origin, not_before, delay_ms, robots_tries)
+                     VALUES ($1, $2, COALESCE($3::bigint, 0), COALESCE($4::bigint, 0),
+                             COALESCE($5::int, 0))
+                     ON CONFLICT (job, origin) DO UPDATE SET
+                        not_before = GREATEST(norobots_hosts.not_before, COALESCE($3::bigint, 0)),
+                        delay_ms = COALESCE($4, norobots_hosts.delay_ms),
+                        robots_tries = COALESCE($5, norobots_hosts.robots_tries)",
+                )
+                .await?;
+            c.execute(
+                &stmt,
+                &[
+                    &sh.job,
+                    &origin,
+                    &host.not_before,
+                    &host.delay_ms,
+                    &host.robots_tries.map(to_i32),
+                ],
+            )
+            .await?;
+            Ok(())
+        })
+    }
+
+    async fn recover(&self) -> Result<u64, StoreError> {
+        let sh = &*self.shared;
+        call!(*sh, |c, st| {
+            // What this worker's name held in its last life.
+            st.leased.clear();
+            let tx = c.transaction().await?;
+            let n: i64 = tx
+                .query_one(
+                    &format!(
+                        "WITH r AS (UPDATE norobots_urls SET state = {QUEUED}, worker = NULL
+                                    WHERE worker = $2 AND state = {LEASED} RETURNING origin),
+                              n AS (SELECT origin, COUNT(*) AS n FROM r GROUP BY origin),
+                              h AS (UPDATE norobots_hosts h SET {} FROM n
+                                    WHERE h.job = $1 AND h.origin = n.origin)
+                         SELECT COALESCE(SUM(n), 0)::bigint FROM n",
+                        host_done_sql("n.n", "n.n", 3, 4, 5)
+                    ),
                     &[
                         &sh.job,
-                        &origin,
-                        &host.not_before,
-                        &host.delay_ms,
-                        &host.robots_tries.map(to_i32),
+                        &sh.worker,
+                        &None::<i64>,
+                        &None::<i64>,
+                        &None::<i32>,
                     ],
                 )
-                .await?;
-                Ok(())
-            })
-        }
+                .await?
+                .get(0);
+            tx.execute(
+                "UPDATE norobots_hosts SET lease_worker = NULL, lease_until = NULL, leased = 0
+                 WHERE job = $1 AND lease_worker = $2",
+                &[&sh.job, &sh.worker],
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(n as u64)
+        })
     }
 
-    fn recover(&self) -> impl Future<Output = Result<u64, StoreError>> + Send {
-        async move {
-            let sh = &*self.shared;
-            call!(*sh, |c, st| {
-                // What this worker's name held in its last life.
-                st.leased.clear();
-                let tx = c.transaction().await?;
-                let n: i64 = tx
-                    .query_one(
-                        &format!(
-                            "WITH r AS (UPDATE norobots_urls SET state = {QUEUED}, worker = NULL
-                                        WHERE worker = $2 AND state = {LEASED} RETURNING origin),
-                                  n AS (SELECT origin, COUNT(*) AS n FROM r GROUP BY origin),
-                                  h AS (UPDATE norobots_hosts h SET {} FROM n
-                                        WHERE h.job = $1 AND h.origin = n.origin)
-                             SELECT COALESCE(SUM(n), 0)::bigint FROM n",
-                            host_done_sql("n.n", "n.n", 3, 4, 5)
-                        ),
-                        &[&sh.job, &sh.worker, &None::<i64>, &None::<i64>, &None::<i32>],
-                    )
-                    .await?
-                    .get(0);
-                tx.execute(
-                    "UPDATE norobots_hosts SET lease_worker = NULL, lease_until = NULL, leased = 0
-                     WHERE job = $1 AND lease_worker = $2",
-                    &[&sh.job, &sh.worker],
+    async fn decided_after(&self, seq: i64, limit: usize) -> Result<Vec<Decided>, StoreError> {
+        let sh = &*self.shared;
+        call!(*sh, |c, _st| {
+            let stmt = c
+                .prepare_cached(&format!(
+                    "SELECT u.seq, {DECIDED_COLUMNS}
+                     WHERE u.decider = $1 AND u.seq > $2 ORDER BY u.seq LIMIT $3"
+                ))
+                .await?;
+            let rows = c.query(&stmt, &[&sh.worker, &seq, &(limit as i64)]).await?;
+            Ok(rows.iter().map(decided).collect())
+        })
+    }
+
+    async fn job_log(&self, after: i64, limit: usize) -> Result<Vec<Decided>, StoreError> {
+        let sh = &*self.shared;
+        call!(*sh, |c, _st| {
+            let stmt = c
+                .prepare_cached(&format!(
+                    "SELECT u.done, {DECIDED_COLUMNS}
+                     WHERE u.job = $1 AND u.done > $2 ORDER BY u.done LIMIT $3"
+                ))
+                .await?;
+            let rows = c.query(&stmt, &[&sh.job, &after, &(limit as i64)]).await?;
+            Ok(rows.iter().map(decided).collect())
+        })
+    }
+
+    async fn log_mark(&self) -> Result<(i64, u64), StoreError> {
+        let sh = &*self.shared;
+        call!(*sh, |c, _st| {
+            let r = c
+                .query_one(
+                    "SELECT log_seq, log_len FROM norobots_workers WHERE id = $1",
+                    &[&sh.worker],
                 )
                 .await?;
-                tx.commit().await?;
-                Ok(n as u64)
-            })
-        }
+            Ok((r.get::<_, i64>(0), r.get::<_, i64>(1) as u64))
+        })
     }
 
-    fn decided_after(
-        &self,
-        seq: i64,
-        limit: usize,
-    ) -> impl Future<Output = Result<Vec<Decided>, StoreError>> + Send {
-        async move {
-            let sh = &*self.shared;
-            call!(*sh, |c, _st| {
-                let stmt = c
-                    .prepare_cached(&format!(
-                        "SELECT u.seq, {DECIDED_COLUMNS}
-                         WHERE u.decider = $1 AND u.seq > $2 ORDER BY u.seq LIMIT $3"
-                    ))
-                    .await?;
-                let rows = c.query(&stmt, &[&sh.worker, &seq, &(limit as i64)]).await?;
-                Ok(rows.iter().map(decided).collect())
-            })
-        }
+    async fn set_log_mark(&self, seq: i64, len: u64) -> Result<(), StoreError> {
+        let sh = &*self.shared;
+        call!(*sh, |c, _st| {
+            c.execute(
+                "UPDATE norobots_workers SET log_seq = $2, log_len = $3 WHERE id = $1",
+                &[&sh.worker, &seq, &(len as i64)],
+            )
+            .await?;
+            Ok(())
+        })
     }
 
-    fn job_log(
-        &self,
-        after: i64,
-        limit: usize,
-    ) -> impl Future<Output = Result<Vec<Decided>, StoreError>> + Send {
-        async move {
-            let sh = &*self.shared;
-            call!(*sh, |c, _st| {
-                let stmt = c
-                    .prepare_cached(&format!(
-                        "SELECT u.done, {DECIDED_COLUMNS}
-                         WHERE u.job = $1 AND u.done > $2 ORDER BY u.done LIMIT $3"
-                    ))
-                    .await?;
-                let rows = c.query(&stmt, &[&sh.job, &after, &(limit as i64)]).await?;
-                Ok(rows.iter().map(decided).collect())
-            })
-        }
+    async fn put_robots(&self, row: RobotsRow) -> Result<(), StoreError> {
+        let sh = &*self.shared;
+        call!(*sh, |c, _st| {
+            c.execute(
+                "INSERT INTO norobots_robots VALUES ($1, $2, $3, $4, $5, $6)
+                 ON CONFLICT (job, origin) DO UPDATE SET status = EXCLUDED.status,
+                    headers = EXCLUDED.headers, body = EXCLUDED.body,
+                    fetched_at = EXCLUDED.fetched_at
+                 WHERE norobots_robots.fetched_at <= EXCLUDED.fetched_at",
+                &[
+                    &sh.job,
+                    &row.origin,
+                    &i32::from(row.status),
+                    &super::headers_json(&row.headers),
+                    &row.body,
+                    &row.fetched_at,
+                ],
+            )
+            .await?;
+            Ok(())
+        })
     }
 
-    fn log_mark(&self) -> impl Future<Output = Result<(i64, u64), StoreError>> + Send {
-        async move {
-            let sh = &*self.shared;
-            call!(*sh, |c, _st| {
-                let r = c
-                    .query_one(
-                        "SELECT log_seq, log_len FROM norobots_workers WHERE id = $1",
-                        &[&sh.worker],
-                    )
-                    .await?;
-                Ok((r.get::<_, i64>(0), r.get::<_, i64>(1) as u64))
-            })
-        }
-    }
-
-    fn set_log_mark(
-        &self,
-        seq: i64,
-        len: u64,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send {
-        async move {
-            let sh = &*self.shared;
-            call!(*sh, |c, _st| {
-                c.execute(
-                    "UPDATE norobots_workers SET log_seq = $2, log_len = $3 WHERE id = $1",
-                    &[&sh.worker, &seq, &(len as i64)],
+    async fn robots_of(&self, origin: &str) -> Result<Option<RobotsRow>, StoreError> {
+        let sh = &*self.shared;
+        call!(*sh, |c, _st| {
+            let stmt = c
+                .prepare_cached(
+                    "SELECT origin, status, headers, body, fetched_at FROM norobots_robots
+                     WHERE job = $1 AND origin = $2",
                 )
                 .await?;
-                Ok(())
-            })
-        }
+            let row = c.query_opt(&stmt, &[&sh.job, &origin]).await?;
+            Ok(row.map(|r| RobotsRow {
+                origin: r.get(0),
+                status: r.get::<_, i32>(1) as u16,
+                headers: super::headers_from_json(r.get(2)),
+                body: r.get(3),
+                fetched_at: r.get(4),
+            }))
+        })
     }
 
-    fn put_robots(&self, row: RobotsRow) -> impl Future<Output = Result<(), StoreError>> + Send {
-        async move {
-            let sh = &*self.shared;
-            call!(*sh, |c, _st| {
-                c.execute(
-                    "INSERT INTO norobots_robots VALUES ($1, $2, $3, $4, $5, $6)
-                     ON CONFLICT (job, origin) DO UPDATE SET status = EXCLUDED.status,
-                        headers = EXCLUDED.headers, body = EXCLUDED.body,
-                        fetched_at = EXCLUDED.fetched_at
-                     WHERE norobots_robots.fetched_at <= EXCLUDED.fetched_at",
-                    &[
-                        &sh.job,
-                        &row.origin,
-                        &i32::from(row.status),
-                        &super::headers_json(&row.headers),
-                        &row.body,
-                        &row.fetched_at,
-                    ],
+    async fn stats(&self, now: i64) -> Result<Stats, StoreError> {
+        let sh = &*self.shared;
+        call!(*sh, |c, _st| {
+            let h = c
+                .query_one(
+                    "SELECT COALESCE(SUM(queued), 0)::bigint, COALESCE(SUM(leased), 0)::bigint,
+                        COUNT(*) FILTER (WHERE queued > 0),
+                        COUNT(*) FILTER (WHERE queued > 0 AND not_before > $2)
+                     FROM norobots_hosts WHERE job = $1",
+                    &[&sh.job, &now],
                 )
                 .await?;
-                Ok(())
-            })
-        }
-    }
-
-    fn robots_of(
-        &self,
-        origin: &str,
-    ) -> impl Future<Output = Result<Option<RobotsRow>, StoreError>> + Send {
-        let origin = origin.to_owned();
-        async move {
-            let sh = &*self.shared;
-            call!(*sh, |c, _st| {
-                let stmt = c
-                    .prepare_cached(
-                        "SELECT origin, status, headers, body, fetched_at FROM norobots_robots
-                         WHERE job = $1 AND origin = $2",
-                    )
-                    .await?;
-                let row = c.query_opt(&stmt, &[&sh.job, &origin]).await?;
-                Ok(row.map(|r| RobotsRow {
-                    origin: r.get(0),
-                    status: r.get::<_, i32>(1) as u16,
-                    headers: super::headers_from_json(r.get(2)),
-                    body: r.get(3),
-                    fetched_at: r.get(4),
-                }))
-            })
-        }
-    }
-
-    fn stats(&self, now: i64) -> impl Future<Output = Result<Stats, StoreError>> + Send {
-        async move {
-            let sh = &*self.shared;
-            call!(*sh, |c, _st| {
-                let h = c
-                    .query_one(
-                        "SELECT COALESCE(SUM(queued), 0)::bigint, COALESCE(SUM(leased), 0)::bigint,
-                            COUNT(*) FILTER (WHERE queued > 0),
-                            COUNT(*) FILTER (WHERE queued > 0 AND not_before > $2)
-                         FROM norobots_hosts WHERE job = $1",
-                        &[&sh.job, &now],
-                    )
-                    .await?;
-                let mut decided = std::collections::BTreeMap::new();
-                for r in c
-                    .query(
-                        &format!(
-                            "SELECT decision, COUNT(*) FROM norobots_urls
-                             WHERE job = $1 AND state = {DONE} GROUP BY decision"
-                        ),
-                        &[&sh.job],
-                    )
-                    .await?
-                {
-                    if let Ok(d) = r.get::<_, &str>(0).parse::<Decision>() {
-                        decided.insert(d, r.get::<_, i64>(1) as u64);
-                    }
+            let mut decided = std::collections::BTreeMap::new();
+            for r in c
+                .query(
+                    &format!(
+                        "SELECT decision, COUNT(*) FROM norobots_urls
+                         WHERE job = $1 AND state = {DONE} GROUP BY decision"
+                    ),
+                    &[&sh.job],
+                )
+                .await?
+            {
+                if let Ok(d) = r.get::<_, &str>(0).parse::<Decision>() {
+                    decided.insert(d, r.get::<_, i64>(1) as u64);
                 }
-                let workers: i64 = c
-                    .query_one(
-                        "SELECT COUNT(*) FROM norobots_workers WHERE job = $1 AND heartbeat > $2",
-                        &[&sh.job, &(now_ms() - sh.lease_ms)],
-                    )
-                    .await?
-                    .get(0);
-                Ok(Stats {
-                    queued: h.get::<_, i64>(0) as u64,
-                    leased: h.get::<_, i64>(1) as u64,
-                    decided,
-                    hosts_with_work: h.get::<_, i64>(2) as u64,
-                    hosts_waiting: h.get::<_, i64>(3) as u64,
-                    workers: workers as u64,
-                })
+            }
+            let workers: i64 = c
+                .query_one(
+                    "SELECT COUNT(*) FROM norobots_workers WHERE job = $1 AND heartbeat > $2",
+                    &[&sh.job, &(now_ms() - sh.lease_ms)],
+                )
+                .await?
+                .get(0);
+            Ok(Stats {
+                queued: h.get::<_, i64>(0) as u64,
+                leased: h.get::<_, i64>(1) as u64,
+                decided,
+                hosts_with_work: h.get::<_, i64>(2) as u64,
+                hosts_waiting: h.get::<_, i64>(3) as u64,
+                workers: workers as u64,
             })
-        }
+        })
     }
 
-    fn host_counts(&self) -> impl Future<Output = Result<HostCounts, StoreError>> + Send {
-        async move {
-            let sh = &*self.shared;
-            call!(*sh, |c, _st| {
-                let mut out = HostCounts::new();
-                for r in c
-                    .query(
-                        &format!(
-                            "SELECT origin, decision, COUNT(*) FROM norobots_urls
-                             WHERE job = $1 AND state = {DONE} GROUP BY origin, decision"
-                        ),
-                        &[&sh.job],
-                    )
-                    .await?
-                {
-                    if let Ok(d) = r.get::<_, &str>(1).parse::<Decision>() {
-                        out.entry(r.get(0))
-                            .or_default()
-                            .insert(d, r.get::<_, i64>(2) as u64);
-                    }
+    async fn host_counts(&self) -> Result<HostCounts, StoreError> {
+        let sh = &*self.shared;
+        call!(*sh, |c, _st| {
+            let mut out = HostCounts::new();
+            for r in c
+                .query(
+                    &format!(
+                        "SELECT origin, decision, COUNT(*) FROM norobots_urls
+                         WHERE job = $1 AND state = {DONE} GROUP BY origin, decision"
+                    ),
+                    &[&sh.job],
+                )
+                .await?
+            {
+                if let Ok(d) = r.get::<_, &str>(1).parse::<Decision>() {
+                    out.entry(r.get(0))
+                        .or_default()
+                        .insert(d, r.get::<_, i64>(2) as u64);
                 }
-                Ok(out)
-            })
-        }
+            }
+            Ok(out)
+        })
     }
 }
 

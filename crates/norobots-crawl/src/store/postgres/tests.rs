@@ -79,9 +79,12 @@ async fn a_host_held_by_one_worker_is_not_given_to_another() {
     let job = fresh_job("held");
     let a = open(&pg, &job, "a", 60_000).await;
     let b = open(&pg, &job, "b", 60_000).await;
-    a.add(vec![url("http://h/1", "http://h"), url("http://h/2", "http://h")])
-        .await
-        .unwrap();
+    a.add(vec![
+        url("http://h/1", "http://h"),
+        url("http://h/2", "http://h"),
+    ])
+    .await
+    .unwrap();
     b.add(vec![url("http://g/1", "http://g")]).await.unwrap();
     let got_a = a.claim(0, 1, 1, 0).await.unwrap().leases;
     assert_eq!(got_a.len(), 1);
@@ -92,11 +95,20 @@ async fn a_host_held_by_one_worker_is_not_given_to_another() {
         "b got a's host: {origins:?}"
     );
     // The host is free again once its worker is done with it.
-    a.complete(got_a[0].id, Final::new(Decision::Fetched, None, 1), vec![], None, HostUpdate::default())
-        .await
-        .unwrap();
+    a.complete(
+        got_a[0].id,
+        Final::new(Decision::Fetched, None, 1),
+        vec![],
+        None,
+        HostUpdate::default(),
+    )
+    .await
+    .unwrap();
     let again = b.claim(0, 10, 4, 0).await.unwrap().leases;
-    assert!(again.iter().any(|l| l.origin == got_a[0].origin), "{again:?}");
+    assert!(
+        again.iter().any(|l| l.origin == got_a[0].origin),
+        "{again:?}"
+    );
     let stats = b.stats(now_ms()).await.unwrap();
     assert_eq!(stats.workers, 2);
 }
@@ -120,9 +132,15 @@ async fn a_dead_workers_host_comes_back_when_its_lease_expires() {
     let c = b.claim(now_ms(), 5, 1, 0).await.unwrap();
     assert_eq!(c.leases.len(), 1, "{c:?}");
     assert_eq!((c.leases[0].id, c.leases[0].attempts), (lease.id, 0));
-    b.complete(c.leases[0].id, Final::new(Decision::Fetched, None, 2), vec![], None, HostUpdate::default())
-        .await
-        .unwrap();
+    b.complete(
+        c.leases[0].id,
+        Final::new(Decision::Fetched, None, 2),
+        vec![],
+        None,
+        HostUpdate::default(),
+    )
+    .await
+    .unwrap();
     assert!(b.claim(now_ms(), 5, 1, 0).await.unwrap().drained);
 }
 
@@ -141,25 +159,44 @@ async fn robots_rows_and_the_job_log_are_the_jobs() {
     };
     a.put_robots(row.clone()).await.unwrap();
     assert_eq!(b.robots_of("http://h").await.unwrap(), Some(row));
-    a.add((0..6).map(|i| url(&format!("http://h{i}/"), &format!("http://h{i}"))).collect())
-        .await
-        .unwrap();
+    a.add(
+        (0..6)
+            .map(|i| url(&format!("http://h{i}/"), &format!("http://h{i}")))
+            .collect(),
+    )
+    .await
+    .unwrap();
     for s in [&a, &b, &a, &b, &a, &b] {
         let l = s.claim(0, 1, 1, 0).await.unwrap().leases.remove(0);
-        s.complete(l.id, Final::new(Decision::Fetched, None, 3), vec![], None, HostUpdate::default())
-            .await
-            .unwrap();
+        s.complete(
+            l.id,
+            Final::new(Decision::Fetched, None, 3),
+            vec![],
+            None,
+            HostUpdate::default(),
+        )
+        .await
+        .unwrap();
     }
     // Each worker's log has its own three, numbered 1, 2, 3.
     for s in [&a, &b] {
-        let mine: Vec<i64> = s.decided_after(0, 10).await.unwrap().iter().map(|d| d.seq).collect();
+        let mine: Vec<i64> = s
+            .decided_after(0, 10)
+            .await
+            .unwrap()
+            .iter()
+            .map(|d| d.seq)
+            .collect();
         assert_eq!(mine, [1, 2, 3]);
     }
     let all = a.job_log(0, 4).await.unwrap();
     let rest = a.job_log(all[3].seq, 10).await.unwrap();
     let mut urls: Vec<String> = all.iter().chain(&rest).map(|d| d.url.clone()).collect();
     urls.sort();
-    assert_eq!(urls, (0..6).map(|i| format!("http://h{i}/")).collect::<Vec<_>>());
+    assert_eq!(
+        urls,
+        (0..6).map(|i| format!("http://h{i}/")).collect::<Vec<_>>()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -189,7 +226,16 @@ async fn a_live_worker_name_is_refused_and_a_newer_schema_too() {
     let Err(e) = PgStore::open(&in_schema, "j", PgOptions::new("w")).await else {
         panic!("a newer schema was used");
     };
-    assert!(matches!(e, StoreError::Newer { found: 99, known: SCHEMA }), "{e}");
+    assert!(
+        matches!(
+            e,
+            StoreError::Newer {
+                found: 99,
+                known: SCHEMA
+            }
+        ),
+        "{e}"
+    );
     client
         .batch_execute(&format!("DROP SCHEMA {schema} CASCADE"))
         .await
