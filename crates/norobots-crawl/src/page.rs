@@ -169,22 +169,14 @@ impl PageFetcher {
     /// GETs `url`.
     pub async fn get(&self, url: &Url) -> Result<Page, FetchError> {
         let started = Instant::now();
-        let request = self
-            .client
-            .get(url.clone())
-            .build()
-            .map_err(|e| classify(&e))?;
+        let request = self.client.get(url.clone()).build().map_err(classify)?;
         let mut request_headers = request.headers().clone();
         request_headers.insert(
             http::header::USER_AGENT,
             http::HeaderValue::from_str(&self.options.user_agent)
                 .unwrap_or_else(|_| http::HeaderValue::from_static("norobots")),
         );
-        let mut response = self
-            .client
-            .execute(request)
-            .await
-            .map_err(|e| classify(&e))?;
+        let mut response = self.client.execute(request).await.map_err(classify)?;
         let status = response.status();
         let version = response.version();
         let headers = response.headers().clone();
@@ -202,7 +194,7 @@ impl PageFetcher {
                     if let Some((path, _)) = spool {
                         let _ = std::fs::remove_file(path);
                     }
-                    return Err(classify(&e));
+                    return Err(classify(e));
                 }
             };
             let room = max.saturating_sub(len);
@@ -274,12 +266,17 @@ impl PageFetcher {
     }
 }
 
-fn classify(e: &reqwest::Error) -> FetchError {
-    if e.is_timeout() {
-        FetchError::Timeout
-    } else if e.is_connect() {
-        FetchError::Connect(norobots_fetch::cause(e))
-    } else {
-        FetchError::Network(norobots_fetch::cause(e))
+// Sorted as robots.txt fetches sort theirs, so that the crawl and its
+// robots.txt cache tell a timeout from a refusal alike; a body that broke
+// off is, for a page, a broken connection, retried as one.
+fn classify(e: reqwest::Error) -> FetchError {
+    let failure = norobots_fetch::Failure::of_transport(e, false);
+    let cause = std::error::Error::source(&failure)
+        .map(norobots_fetch::cause)
+        .unwrap_or_default();
+    match failure {
+        norobots_fetch::Failure::Timeout => FetchError::Timeout,
+        norobots_fetch::Failure::Connect(_) => FetchError::Connect(cause),
+        _ => FetchError::Network(cause),
     }
 }

@@ -151,8 +151,20 @@ impl Failure {
         }
     }
 
-    /// Sorts a transport error; `in_body` says whether headers had arrived.
-    pub(crate) fn of_transport(error: reqwest::Error, in_body: bool) -> Failure {
+    /// Sorts an error of the HTTP client: a timeout (a connect timeout
+    /// among them), no connection, a body that broke off or did not decode
+    /// (any error, when `in_body` says the headers had come), or another
+    /// network error. The crawler's page fetches sort their errors with it
+    /// too, so that a timeout is told from a refusal one way everywhere.
+    ///
+    /// ```
+    /// use norobots_fetch::Failure;
+    ///
+    /// let offline = || reqwest::Client::new().get("no url").build().unwrap_err();
+    /// assert_eq!(Failure::of_transport(offline(), false).kind(), "network");
+    /// assert_eq!(Failure::of_transport(offline(), true).kind(), "body");
+    /// ```
+    pub fn of_transport(error: reqwest::Error, in_body: bool) -> Failure {
         if error.is_timeout() {
             Failure::Timeout
         } else if error.is_connect() {
