@@ -84,7 +84,7 @@ impl Config {
             user_agent: concat!("norobots/", env!("CARGO_PKG_VERSION")).to_string(),
             connect_timeout: Duration::from_secs(10),
             timeout: Duration::from_secs(30),
-            max_bytes: 500 * 1024,
+            max_bytes: norobots::RFC9309_MIN_BYTES,
             max_redirects: 5,
             default_ttl: if legacy { 7 * DAY } else { DAY },
             max_ttl: if legacy { None } else { Some(DAY) },

@@ -97,7 +97,7 @@ pub use dialect::{Dialect, ParseDialectError};
 pub use group::{RequestRate, VisitTime};
 pub use key::{field_key, Key};
 pub use matcher::{Matcher, RuleRef, Verdict};
-pub use parse::{bom_len, is_space, ParseOptions, GOOGLE_MAX_LINE};
+pub use parse::{bom_len, is_space, ParseOptions, GOOGLE_MAX_LINE, RFC9309_MIN_BYTES};
 pub use robots::{Field, Group, Robots, Rule};
 pub use rule_kind::RuleKind;
 pub use sniff::{not_text, NotText};

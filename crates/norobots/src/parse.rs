@@ -67,6 +67,24 @@ impl ParseOptions {
 /// ```
 pub const GOOGLE_MAX_LINE: usize = 16_663;
 
+/// How many octets of a robots.txt RFC 9309 (2.5) asks every crawler to
+/// read at the least: 500 KiB. A crawler that reads no more gives it as
+/// its [`ParseOptions::max_bytes`] (`norobots-fetch` does, by default), and
+/// a file longer than this may not be read whole.
+///
+/// ```
+/// use norobots::{ParseOptions, Robots, RFC9309_MIN_BYTES};
+///
+/// let mut body = b"User-agent: *\n".to_vec();
+/// body.resize(RFC9309_MIN_BYTES, b'\n');
+/// body.extend_from_slice(b"Disallow: /\n");
+/// let opts = ParseOptions::default().max_bytes(RFC9309_MIN_BYTES);
+/// let robots = Robots::parse_with(&body, &opts);
+/// assert!(robots.truncated());
+/// assert!(robots.matcher("ExampleBot").is_allowed("/"));
+/// ```
+pub const RFC9309_MIN_BYTES: usize = 500 * 1024;
+
 /// How many octets of a value [`Sink::pass_rule`] and [`Sink::pass_agent`]
 /// are shown: a rule's value that goes on as the path does past that, or an
 /// agent's that goes on as the name does, has the line read whole. Far

@@ -2,16 +2,12 @@
 //! names, colons and the values of `Allow`, `Disallow` and `User-agent`.
 
 use memchr::{memchr, memchr2};
-use norobots::{is_space, DiagnosticKind, Dialect, NotText, Robots};
+use norobots::{is_space, DiagnosticKind, Dialect, Key, NotText, Robots};
+use norobots::{GOOGLE_MAX_LINE, RFC9309_MIN_BYTES};
 
 use super::fields::{classify, Class, Field};
 use super::{finding, is_legacy, shown, Code, Severity, Sink};
-use norobots::Key;
 
-/// Google's reference library keeps this many octets of a line.
-const GOOGLE_MAX_LINE: usize = 16_663;
-/// RFC 9309 2.5: crawlers must parse at least 500 KiB.
-const RFC_MIN_BYTES: usize = 500 * 1024;
 /// JSON bodies are recognised by parsing them, up to this size.
 const MAX_JSON_PROBE: usize = 1 << 20;
 
@@ -175,12 +171,12 @@ pub(crate) fn check_file(body: &[u8], table: &LineTable, sink: &mut Sink) -> boo
             ),
         ),
     }
-    if body.len() > RFC_MIN_BYTES {
-        let line = table.line_of(RFC_MIN_BYTES);
+    if body.len() > RFC9309_MIN_BYTES {
+        let line = table.line_of(RFC9309_MIN_BYTES);
         sink.push(
             finding(
                 line,
-                table.column(line, RFC_MIN_BYTES),
+                table.column(line, RFC9309_MIN_BYTES),
                 Severity::Warning,
                 Code::FileTooLarge,
                 format!(
@@ -335,6 +331,9 @@ impl LineCtx<'_> {
         let (start, end) = table.range(line);
         let bytes = &self.body[start..end];
         let at = |offset: usize| table.column(line, offset);
+        // The whole line, comment and all, as the reference library's line
+        // buffer holds it (the core cuts only what precedes a comment: the
+        // same rules either way).
         if bytes.len() > GOOGLE_MAX_LINE {
             sink.push(
                 finding(
