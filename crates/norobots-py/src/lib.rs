@@ -19,6 +19,7 @@
 use std::borrow::Cow;
 use std::ops::Deref;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use norobots::meta::{DocumentState, PageDirectives as CorePage};
@@ -91,7 +92,22 @@ fn detached<T: Send>(
 enum Octets {
     Bytes(PyBackedBytes),
     Str(PyBackedStr),
+    /// A `str`'s own UTF-8 (see [`utf8_of`]), kept alive by its owner.
+    Utf8 {
+        _owner: Py<PyString>,
+        ptr: *const u8,
+        len: usize,
+    },
 }
+
+// SAFETY: `Utf8` points into the UTF-8 that CPython keeps inside the `str`
+// object `_owner` holds a reference to: it lives as long as the object,
+// and a `str` never changes, so reading it from any thread, with or
+// without the GIL, is reading immutable memory. The other variants are
+// PyO3's own `Send + Sync` types.
+unsafe impl Send for Octets {}
+// SAFETY: as for `Send`: nothing in an `Octets` is ever written.
+unsafe impl Sync for Octets {}
 
 impl Deref for Octets {
     type Target = [u8];
@@ -100,8 +116,50 @@ impl Deref for Octets {
         match self {
             Octets::Bytes(b) => b,
             Octets::Str(s) => s.as_bytes(),
+            // SAFETY: see `unsafe impl Send for Octets`; `ptr` and `len`
+            // came from `PyUnicode_AsUTF8AndSize` on the owned object.
+            Octets::Utf8 { ptr, len, .. } => unsafe { std::slice::from_raw_parts(*ptr, *len) },
         }
     }
+}
+
+/// Whether the interpreter has `PyUnicode_AsUTF8AndSize` in its stable ABI
+/// (3.10 and later): set when the module loads.
+static UTF8_IN_STABLE_ABI: AtomicBool = AtomicBool::new(false);
+
+extern "C" {
+    // Part of the stable ABI since Python 3.10, and so left out of PyO3's
+    // declarations in a build for 3.9; called only where the running
+    // interpreter is 3.10 or later.
+    fn PyUnicode_AsUTF8AndSize(
+        unicode: *mut pyo3::ffi::PyObject,
+        size: *mut pyo3::ffi::Py_ssize_t,
+    ) -> *const std::os::raw::c_char;
+}
+
+/// A `str`'s UTF-8 without copying it, where the interpreter allows (3.10
+/// and later, a string UTF-8 can encode): CPython keeps a compact ASCII
+/// string's octets as its UTF-8, and caches any other's in the object, so a
+/// URL asked about twice is encoded once. `None` elsewhere, and for lone
+/// surrogates, with no exception left set.
+fn utf8_of(text: &Bound<'_, PyString>) -> Option<Octets> {
+    if !UTF8_IN_STABLE_ABI.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut len: pyo3::ffi::Py_ssize_t = 0;
+    // SAFETY: `text` is a live `str` and we hold the GIL (the `Bound`).
+    let ptr = unsafe { PyUnicode_AsUTF8AndSize(text.as_ptr(), &mut len) };
+    if ptr.is_null() {
+        // Surrogates: UTF-8 cannot encode them. Clear the error; the
+        // caller encodes them its own way.
+        drop(PyErr::take(text.py()));
+        return None;
+    }
+    Some(Octets::Utf8 {
+        _owner: text.clone().unbind(),
+        ptr: ptr.cast(),
+        len: usize::try_from(len).ok()?,
+    })
 }
 
 /// Reads `obj` as octets; `what` names the argument in the `TypeError`.
@@ -112,6 +170,9 @@ impl Deref for Octets {
 /// body from a stranger is answered, never refused.
 fn octets(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Octets> {
     if let Ok(text) = obj.cast::<PyString>() {
+        if let Some(octets) = utf8_of(text) {
+            return Ok(octets);
+        }
         return match PyBackedStr::try_from(text.clone()) {
             Ok(text) => Ok(Octets::Str(text)),
             Err(_) => {
@@ -217,6 +278,28 @@ impl Robots {
             .unwrap_or_else(|poison| poison.into_inner())
     }
 
+    /// `f` of the matcher for `agent`, compiled on first use; a panic in
+    /// `f` is an `InternalError` naming `what`. On the common path (the
+    /// agent asked before) `f` runs under the lock, with nothing cloned;
+    /// `f` never calls into Python, and a thread holding the lock holds the
+    /// GIL, so no thread waits for the lock while another waits for it.
+    fn with_matcher<R>(
+        &self,
+        py: Python<'_>,
+        agent: &Bound<'_, PyString>,
+        what: &str,
+        f: impl FnOnce(&Matcher) -> R,
+    ) -> PyResult<R> {
+        {
+            let kept = self.kept();
+            if let Some(k) = kept.iter().find(|k| k.object.as_ptr() == agent.as_ptr()) {
+                return guard(what, || f(&k.matcher));
+            }
+        }
+        let matcher = self.matcher(py, agent)?;
+        guard(what, || f(&matcher))
+    }
+
     /// The matcher for `agent`, compiled on first use.
     fn matcher(&self, py: Python<'_>, agent: &Bound<'_, PyString>) -> PyResult<Arc<Matcher>> {
         {
@@ -285,9 +368,10 @@ impl Robots {
         agent: &Bound<'_, PyString>,
         url: &Bound<'_, PyAny>,
     ) -> PyResult<bool> {
-        let matcher = self.matcher(py, agent)?;
         let url = octets(url, "url")?;
-        guard("Robots.is_allowed", || matcher.is_allowed_bytes(&url))
+        self.with_matcher(py, agent, "Robots.is_allowed", |matcher| {
+            matcher.is_allowed_bytes(&url)
+        })
     }
 
     /// Whether ``agent`` may fetch each of ``urls`` (any iterable of
@@ -339,9 +423,8 @@ impl Robots {
         agent: &Bound<'_, PyString>,
         url: &Bound<'_, PyAny>,
     ) -> PyResult<Explanation> {
-        let matcher = self.matcher(py, agent)?;
         let url = octets(url, "url")?;
-        guard("Robots.explain", || {
+        self.with_matcher(py, agent, "Robots.explain", |matcher| {
             let verdict = matcher.check_bytes(&url);
             match verdict.rule {
                 None => Explanation {
@@ -379,8 +462,9 @@ impl Robots {
     /// >>> Robots(b"User-agent: *\n").crawl_delay("MyBot") is None
     /// True
     fn crawl_delay(&self, py: Python<'_>, agent: &Bound<'_, PyString>) -> PyResult<Option<f64>> {
-        let matcher = self.matcher(py, agent)?;
-        Ok(matcher.crawl_delay().map(|d| d.as_secs_f64()))
+        self.with_matcher(py, agent, "Robots.crawl_delay", |matcher| {
+            matcher.crawl_delay().map(|d| d.as_secs_f64())
+        })
     }
 
     /// The ``Request-rate`` for ``agent`` as ``(requests, seconds)``, or
@@ -393,8 +477,9 @@ impl Robots {
         py: Python<'_>,
         agent: &Bound<'_, PyString>,
     ) -> PyResult<Option<(u32, u32)>> {
-        let matcher = self.matcher(py, agent)?;
-        Ok(matcher.request_rate().map(|r| (r.requests, r.seconds)))
+        self.with_matcher(py, agent, "Robots.request_rate", |matcher| {
+            matcher.request_rate().map(|r| (r.requests, r.seconds))
+        })
     }
 
     /// The ``Sitemap`` URLs, in file order, wherever they are in the file.
@@ -768,6 +853,7 @@ mod module {
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         let py = m.py();
+        UTF8_IN_STABLE_ABI.store(py.version_info() >= (3, 10), Ordering::Relaxed);
         m.add("InternalError", py.get_type::<InternalError>())?;
         m.add("DEFAULT_DIALECT", Dialect::default().name())?;
         m.add(
@@ -776,5 +862,54 @@ mod module {
         )?;
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // `*` asks for the `*` groups on purpose; the CLI's warnings are kept
+    // whole but for their `warning: ` prefix, and its notes are no error.
+    #[test]
+    fn an_agent_is_refused_only_where_the_cli_warns() {
+        for dialect in Dialect::ALL {
+            assert_eq!(agent_problem(dialect, "*"), None, "{dialect}");
+            assert_eq!(agent_problem(dialect, "ExampleBot"), None, "{dialect}");
+            let empty = agent_problem(dialect, "").unwrap();
+            assert_eq!(
+                empty,
+                "the agent is empty: it matches no named group, only `*` groups"
+            );
+        }
+        let header = "Mozilla/5.0 (compatible; ExampleBot/2.1)";
+        assert!(cli_agent::note(Dialect::Rfc9309, header)
+            .unwrap()
+            .starts_with("note: "));
+        assert_eq!(agent_problem(Dialect::Rfc9309, header), None);
+        let google = agent_problem(Dialect::Google, "ExampleBot/2.1").unwrap();
+        assert!(
+            google.starts_with("`ExampleBot/2.1` is not a product token"),
+            "{google}"
+        );
+    }
+
+    #[test]
+    fn a_panic_becomes_an_internal_error_naming_the_call() {
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let err = guard("the test", || -> u8 { panic!("boom {}", 1) }).unwrap_err();
+        let err2 = guard("the test", || -> u8 { std::panic::panic_any(7_u32) }).unwrap_err();
+        std::panic::set_hook(hook);
+        Python::initialize();
+        Python::attach(|py| {
+            assert!(err.is_instance_of::<InternalError>(py));
+            assert_eq!(
+                err.value(py).to_string(),
+                "internal error in the test: boom 1 (a bug in norobots: please report it)"
+            );
+            assert!(err2.value(py).to_string().contains("unknown panic"));
+        });
+        assert_eq!(guard("the test", || 3).unwrap(), 3);
     }
 }
