@@ -1,6 +1,6 @@
 """Type stubs of the extension module; ``norobots`` re-exports all of it."""
 
-from typing import Final, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Final, Iterable, List, Optional, Sequence, Tuple, Union
 
 _Octets = Union[str, bytes, bytearray]
 
@@ -84,7 +84,7 @@ class PageDirectives:
     def base(self) -> Optional[str]: ...
     @property
     def links(self) -> List[Link]: ...
-    def to_dict(self) -> dict:
+    def to_dict(self) -> Dict[str, Any]:
         """The object ``norobots meta --json`` prints."""
 
 class Link:

@@ -179,6 +179,7 @@ class RobotFileParser:
         return self.robots.sitemaps or None
 
     def __str__(self) -> str:
+        """The file as read (the standard library prints its own reading)."""
         if self.robots is None:
             return ""
         return self.robots.body.decode("utf-8", "replace")

@@ -34,7 +34,7 @@ except ImportError:  # Scrapy is not installed: the class still works alone.
 __all__ = ["RobotParser"]
 
 
-class RobotParser(_ScrapyRobotParser):  # type: ignore[misc,valid-type]
+class RobotParser(_ScrapyRobotParser):
     """Scrapy's ``scrapy.robotstxt.RobotParser`` interface over ``norobots.Robots``.
 
     ``robotstxt_body`` is the file as served (``bytes``; read as octets,
