@@ -11,7 +11,8 @@
 //! The doc comments of the items exported to Python are their docstrings:
 //! their examples are Python, run by the pytest suite (`tests/test_docs.py`).
 //!
-//! Every call into the core goes through [`guard`], so that a panic, were
+//! Every call into the core that reads what the caller gave (a body, a
+//! URL, an agent, a page) goes through [`guard`], so that a panic, were
 //! there one, reaches Python as `norobots.InternalError` (a `RuntimeError`)
 //! rather than PyO3's `PanicException`, which derives from `BaseException`
 //! and slips past a crawler's `except Exception`.
@@ -38,6 +39,11 @@ use pyo3::IntoPyObjectExt;
 #[path = "../../norobots-cli/src/agent.rs"]
 #[allow(dead_code)]
 mod cli_agent;
+
+// `guard` turns panics into exceptions by unwinding; a build that aborts
+// on panic would take the interpreter down with it instead.
+#[cfg(panic = "abort")]
+compile_error!("norobots-py needs panic = \"unwind\": see `guard`");
 
 create_exception!(
     norobots,
@@ -211,16 +217,18 @@ fn dialect_or_default(name: Option<PyBackedStr>) -> PyResult<Dialect> {
 /// `None` for an agent that can name groups in `dialect`; otherwise what
 /// `norobots check` warns about it, without its `warning: ` prefix. `*`
 /// asks for the `*` groups on purpose, and passes.
-fn agent_problem(dialect: Dialect, agent: &str) -> Option<String> {
+fn agent_problem(dialect: Dialect, agent: &str) -> PyResult<Option<String>> {
     if agent == "*" {
-        return None;
+        return Ok(None);
     }
-    cli_agent::note(dialect, agent)
-        .and_then(|note| note.strip_prefix("warning: ").map(str::to_owned))
+    guard("reading the agent", || {
+        cli_agent::note(dialect, agent)
+            .and_then(|note| note.strip_prefix("warning: ").map(str::to_owned))
+    })
 }
 
 fn check_agent(dialect: Dialect, agent: &str) -> PyResult<()> {
-    match agent_problem(dialect, agent) {
+    match agent_problem(dialect, agent)? {
         Some(problem) => Err(PyValueError::new_err(problem)),
         None => Ok(()),
     }
@@ -487,11 +495,13 @@ impl Robots {
     /// >>> Robots(b"Sitemap: https://example.com/a.xml\nUser-agent: *\nSitemap: /b.xml\n").sitemaps
     /// ['https://example.com/a.xml', '/b.xml']
     #[getter]
-    fn sitemaps(&self) -> Vec<String> {
-        self.robots
-            .sitemaps()
-            .map(|field| field.value().into_owned())
-            .collect()
+    fn sitemaps(&self) -> PyResult<Vec<String>> {
+        guard("Robots.sitemaps", || {
+            self.robots
+                .sitemaps()
+                .map(|field| field.value().into_owned())
+                .collect()
+        })
     }
 
     /// The dialect the file was read in.
@@ -810,8 +820,10 @@ impl Link {
 /// >>> norobots.robot_token("Scrapy/2.11 (+https://scrapy.org)")
 /// 'Scrapy'
 #[pyfunction]
-fn robot_token(user_agent: PyBackedStr) -> String {
-    norobots::robot_token(&user_agent).to_owned()
+fn robot_token(user_agent: PyBackedStr) -> PyResult<String> {
+    guard("robot_token", || {
+        norobots::robot_token(&user_agent).to_owned()
+    })
 }
 
 /// What ``norobots check`` warns about ``agent`` in ``dialect``, when the
@@ -828,7 +840,7 @@ fn robot_token(user_agent: PyBackedStr) -> String {
 #[pyo3(signature = (agent, dialect = None))]
 #[pyo3(text_signature = "(agent, dialect='rfc9309')")]
 fn agent_warning(agent: PyBackedStr, dialect: Option<PyBackedStr>) -> PyResult<Option<String>> {
-    Ok(agent_problem(dialect_or_default(dialect)?, &agent))
+    agent_problem(dialect_or_default(dialect)?, &agent)
 }
 
 /// For the tests: panics inside the guard every call goes through, to show
@@ -874,9 +886,13 @@ mod tests {
     #[test]
     fn an_agent_is_refused_only_where_the_cli_warns() {
         for dialect in Dialect::ALL {
-            assert_eq!(agent_problem(dialect, "*"), None, "{dialect}");
-            assert_eq!(agent_problem(dialect, "ExampleBot"), None, "{dialect}");
-            let empty = agent_problem(dialect, "").unwrap();
+            assert_eq!(agent_problem(dialect, "*").unwrap(), None, "{dialect}");
+            assert_eq!(
+                agent_problem(dialect, "ExampleBot").unwrap(),
+                None,
+                "{dialect}"
+            );
+            let empty = agent_problem(dialect, "").unwrap().unwrap();
             assert_eq!(
                 empty,
                 "the agent is empty: it matches no named group, only `*` groups"
@@ -886,8 +902,10 @@ mod tests {
         assert!(cli_agent::note(Dialect::Rfc9309, header)
             .unwrap()
             .starts_with("note: "));
-        assert_eq!(agent_problem(Dialect::Rfc9309, header), None);
-        let google = agent_problem(Dialect::Google, "ExampleBot/2.1").unwrap();
+        assert_eq!(agent_problem(Dialect::Rfc9309, header).unwrap(), None);
+        let google = agent_problem(Dialect::Google, "ExampleBot/2.1")
+            .unwrap()
+            .unwrap();
         assert!(
             google.starts_with("`ExampleBot/2.1` is not a product token"),
             "{google}"
