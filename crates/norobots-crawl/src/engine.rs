@@ -414,6 +414,8 @@ impl<S: Store> Crawler<S> {
             // What the last pages in flight added is decided too.
             inner.store.finish_all(self.quota_final()).await?;
         }
+        // Others sharing the store take up what this process did not start.
+        inner.store.give_back().await?;
         log_done.store(true, Relaxed);
         if let Some(task) = log_task {
             match task.await {

@@ -394,6 +394,15 @@ pub trait Store: Send + Sync + 'static {
     /// Final decisions by origin and kind.
     fn host_counts(&self) -> impl Future<Output = Result<HostCounts, StoreError>> + Send;
 
+    /// This process is done claiming (the crawl is over for it, or it
+    /// stops): what it holds and has not started goes back to the queue,
+    /// so that other processes sharing the store may take it at once.
+    /// Returns how many URLs went back. A store of one process holds
+    /// nothing it has not started, and gives back nothing.
+    fn give_back(&self) -> impl Future<Output = Result<u64, StoreError>> + Send {
+        std::future::ready(Ok(0))
+    }
+
     /// The whole crawl's final decisions after position `after` (the
     /// `seq` of the last row returned, 0 at first), at most `limit`:
     /// every URL exactly once, whichever process decided it. A store of

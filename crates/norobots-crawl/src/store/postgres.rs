@@ -39,7 +39,7 @@
 //! advisory lock, so that workers starting together migrate once); a
 //! database migrated by a newer norobots is refused.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -157,6 +157,12 @@ pub struct PgOptions {
     pub lease: Duration,
     /// How long a call is tried again while the server is unreachable.
     pub retry_for: Duration,
+    /// How many of a host's URLs one claim leases (at least `--per-host`):
+    /// the worker holds the host and hands them out at the host's pace
+    /// without asking the database again. A killed worker's batch goes
+    /// back to the queue when its lease expires; only the URLs it had in
+    /// flight are fetched again.
+    pub batch: u32,
     /// Take the name over even if a worker of that name beat recently
     /// (for tests that reopen a store; two live workers of one name
     /// would take each other's URLs back).
@@ -165,12 +171,13 @@ pub struct PgOptions {
 
 impl PgOptions {
     /// Options for the worker `name`: a lease of 60 s, calls retried for
-    /// 5 minutes.
+    /// 5 minutes, batches of 16 URLs.
     pub fn new(name: &str) -> PgOptions {
         PgOptions {
             worker: name.to_owned(),
             lease: Duration::from_secs(60),
             retry_for: Duration::from_secs(300),
+            batch: 16,
             takeover: false,
         }
     }
@@ -180,12 +187,146 @@ impl PgOptions {
 struct State {
     /// The last decision number this worker gave.
     seq: i64,
-    /// URLs this worker holds: what a lost reply must not take from it.
-    leased: HashSet<UrlId>,
+    /// URLs leased to this worker: those handed to the engine and those
+    /// waiting in a batch. What a lost reply must not take from it.
+    leased: HashMap<UrlId, Lease>,
+    /// The hosts this worker holds, by origin.
+    held: HashMap<String, Held>,
     /// A call failed in a way that may have committed: check the leases.
     reconcile: bool,
     /// When the claims last looked for expired leases.
     last_reclaim: i64,
+}
+
+/// A host this worker holds: the rest of the batch a claim leased, and the
+/// host's pace, which no other worker changes while it is held (so it is
+/// kept here and handed out without asking the database).
+#[derive(Debug, Default)]
+struct Held {
+    /// Leased URLs not handed to the engine yet, in their order.
+    waiting: VecDeque<Lease>,
+    /// URLs handed to the engine and not completed or released yet.
+    out: u32,
+    /// No request before this time (ms).
+    not_before: i64,
+    /// The host's own delay (ms), as the last update gave it.
+    delay: i64,
+    /// How often its robots.txt was deferred in a row.
+    robots_tries: u32,
+}
+
+impl Held {
+    /// Takes what the database's row takes from `host`.
+    fn apply(&mut self, host: &HostUpdate) {
+        if let Some(t) = host.not_before {
+            self.not_before = self.not_before.max(t);
+        }
+        if let Some(d) = host.delay_ms {
+            self.delay = d;
+        }
+        if let Some(t) = host.robots_tries {
+            self.robots_tries = t;
+        }
+    }
+}
+
+impl State {
+    /// Hands out due URLs of the held hosts, at most `max` in all: a host
+    /// with a delay one at a time, held for its delay from `now`; one
+    /// without, up to `per_host` in flight. The longest-waiting first.
+    fn hand_out(
+        &mut self,
+        now: i64,
+        max: usize,
+        per_host: u32,
+        min_delay: i64,
+        out: &mut Vec<Lease>,
+    ) {
+        let mut due: Vec<(i64, String)> = self
+            .held
+            .iter()
+            .filter(|(_, h)| !h.waiting.is_empty() && h.not_before <= now)
+            .map(|(o, h)| (h.not_before, o.clone()))
+            .collect();
+        due.sort_unstable();
+        for (_, origin) in due {
+            if out.len() >= max {
+                break;
+            }
+            let Some(h) = self.held.get_mut(&origin) else {
+                continue;
+            };
+            let delay = h.delay.max(min_delay);
+            let room = if delay > 0 {
+                u32::from(h.out == 0)
+            } else {
+                per_host.saturating_sub(h.out)
+            };
+            let take = (room as usize).min(max - out.len()).min(h.waiting.len());
+            for mut lease in h.waiting.drain(..take) {
+                lease.robots_tries = h.robots_tries;
+                out.push(lease);
+            }
+            h.out += take as u32;
+            if delay > 0 && take > 0 {
+                h.not_before = h.not_before.max(now.saturating_add(delay));
+            }
+        }
+    }
+
+    /// A URL handed out is done with (completed or released): its host's
+    /// pace takes `host`, and a host with nothing left is no longer held.
+    fn returned(&mut self, id: UrlId, host: &HostUpdate) {
+        let Some(lease) = self.leased.remove(&id) else {
+            return;
+        };
+        let Some(h) = self.held.get_mut(&lease.origin) else {
+            return;
+        };
+        h.out = h.out.saturating_sub(1);
+        h.apply(host);
+        if h.waiting.is_empty() && h.out == 0 {
+            self.held.remove(&lease.origin);
+        }
+    }
+
+    /// A URL handed out goes back to the front of its host's batch (a
+    /// retry, a wait for the host): it keeps its place, and the host stays
+    /// held. False when its host is not held here.
+    fn put_back(&mut self, id: UrlId, failed: bool, host: &HostUpdate) -> bool {
+        let Some(lease) = self.leased.get_mut(&id) else {
+            return false;
+        };
+        let Some(h) = self.held.get_mut(&lease.origin) else {
+            return false;
+        };
+        lease.attempts += u32::from(failed);
+        h.out = h.out.saturating_sub(1);
+        h.apply(host);
+        h.waiting.push_front(lease.clone());
+        true
+    }
+
+    /// The waiting URLs of the held hosts (of `origin`, or all).
+    fn waiting(&self, origin: Option<&str>) -> Vec<UrlId> {
+        self.held
+            .iter()
+            .filter(|(o, _)| origin.is_none_or(|want| want == o.as_str()))
+            .flat_map(|(_, h)| h.waiting.iter().map(|l| l.id))
+            .collect()
+    }
+
+    /// Forgets what [`State::waiting`] gave, once the database agrees.
+    fn take_waiting(&mut self, origin: Option<&str>) {
+        for (o, h) in &mut self.held {
+            if origin.is_none_or(|want| want == o.as_str()) {
+                for l in h.waiting.drain(..) {
+                    self.leased.remove(&l.id);
+                }
+            }
+        }
+        self.held.retain(|_, h| h.out > 0);
+    }
 }
 
 struct Shared {
@@ -194,6 +335,7 @@ struct Shared {
     worker: i64,
     lease_ms: i64,
     retry_for: Duration,
+    batch: u32,
     state: Mutex<State>,
 }
 
@@ -212,12 +354,15 @@ struct Shared {
 /// ```
 pub struct PgStore {
     shared: Arc<Shared>,
-    heartbeat: tokio::task::JoinHandle<()>,
+    /// Renews the worker's leases; none for a store that only reads.
+    heartbeat: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Drop for PgStore {
     fn drop(&mut self) {
-        self.heartbeat.abort();
+        if let Some(h) = &self.heartbeat {
+            h.abort();
+        }
     }
 }
 
@@ -324,46 +469,13 @@ impl PgStore {
         job: &str,
         options: PgOptions,
     ) -> Result<(PgStore, bool), StoreError> {
-        let mut config: tokio_postgres::Config = url
-            .parse()
-            .map_err(|e| StoreError::Usage(format!("`{url}`: {e}")))?;
-        config.application_name("norobots");
-        if config.get_connect_timeout().is_none() {
-            config.connect_timeout(Duration::from_secs(10));
-        }
-        let manager = Manager::from_config(
-            config,
-            NoTls,
-            ManagerConfig {
-                recycling_method: RecyclingMethod::Fast,
-            },
-        );
-        // One connection for the calls (they are serialised: each worker's
-        // decisions are numbered in commit order), one for the heartbeat.
-        let pool = Pool::builder(manager)
-            .max_size(2)
-            .wait_timeout(Some(Duration::from_secs(30)))
-            .runtime(deadpool_postgres::Runtime::Tokio1)
-            .build()
-            .map_err(|e| StoreError::Usage(e.to_string()))?;
+        let pool = connect(url)?;
         let lease_ms = options.lease.as_millis().clamp(1, i64::MAX as u128) as i64;
         let mut client = pool.get().await?;
         migrate(&mut client).await?;
         let (job_id, worker, resumed, seq) = join(&mut client, job, &options, lease_ms).await?;
         drop(client);
-        let shared = Arc::new(Shared {
-            pool,
-            job: job_id,
-            worker,
-            lease_ms,
-            retry_for: options.retry_for,
-            state: Mutex::new(State {
-                seq,
-                leased: HashSet::new(),
-                reconcile: false,
-                last_reclaim: i64::MIN,
-            }),
-        });
+        let shared = Shared::new(pool, job_id, worker, lease_ms, &options, seq);
         let beat = Arc::clone(&shared);
         let heartbeat = tokio::spawn(async move {
             let every = Duration::from_millis((beat.lease_ms / 3).max(1) as u64);
@@ -374,7 +486,58 @@ impl PgStore {
                 }
             }
         });
-        Ok((PgStore { shared, heartbeat }, resumed))
+        Ok((
+            PgStore {
+                shared,
+                heartbeat: Some(heartbeat),
+            },
+            resumed,
+        ))
+    }
+
+    /// The job `job` in the database at `url`, to read and not to crawl
+    /// (`--status`, `--export-log`): no worker joins, so none is counted;
+    /// [`Store::stats`] counts the workers that beat within `recent`.
+    /// A job the database does not hold is an error; so is a schema newer
+    /// than this norobots knows, and an older one is not migrated.
+    pub async fn inspect(url: &str, job: &str, recent: Duration) -> Result<PgStore, StoreError> {
+        let pool = connect(url)?;
+        let client = pool.get().await?;
+        let version: Option<i64> = match client
+            .query_opt("SELECT version FROM norobots_schema", &[])
+            .await
+        {
+            Ok(row) => row.map(|r| r.get(0)),
+            // No schema table: no crawl was ever run here.
+            Err(e) if e.code() == Some(&tokio_postgres::error::SqlState::UNDEFINED_TABLE) => None,
+            Err(e) => return Err(e.into()),
+        };
+        match version {
+            Some(v) if v > SCHEMA => {
+                return Err(StoreError::Newer {
+                    found: v,
+                    known: SCHEMA,
+                })
+            }
+            Some(v) if v == SCHEMA => {}
+            _ => {
+                return Err(StoreError::Usage(format!(
+                    "no job `{job}` in this database"
+                )))
+            }
+        }
+        let job_id: i64 = client
+            .query_opt("SELECT id FROM norobots_jobs WHERE name = $1", &[&job])
+            .await?
+            .ok_or_else(|| StoreError::Usage(format!("no job `{job}` in this database")))?
+            .get(0);
+        drop(client);
+        let options = PgOptions::new("");
+        let lease_ms = recent.as_millis().clamp(1, i64::MAX as u128) as i64;
+        Ok(PgStore {
+            shared: Shared::new(pool, job_id, 0, lease_ms, &options, 0),
+            heartbeat: None,
+        })
     }
 
     /// The job's row number (its URLs' key).
@@ -385,7 +548,9 @@ impl PgStore {
     /// Marks this worker stopped, so that its name may be used again at
     /// once, and stops its heartbeat.
     pub async fn close(self) -> Result<(), StoreError> {
-        self.heartbeat.abort();
+        if let Some(h) = &self.heartbeat {
+            h.abort();
+        }
         let client = self.shared.pool.get().await?;
         client
             .execute(
@@ -395,6 +560,32 @@ impl PgStore {
             .await?;
         Ok(())
     }
+}
+
+/// A pool for the database at `url`: one connection for the calls (they
+/// are serialised: each worker's decisions are numbered in commit order),
+/// one for the heartbeat.
+fn connect(url: &str) -> Result<Pool, StoreError> {
+    let mut config: tokio_postgres::Config = url
+        .parse()
+        .map_err(|e| StoreError::Usage(format!("`{url}`: {e}")))?;
+    config.application_name("norobots");
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(Duration::from_secs(10));
+    }
+    let manager = Manager::from_config(
+        config,
+        NoTls,
+        ManagerConfig {
+            recycling_method: RecyclingMethod::Fast,
+        },
+    );
+    Pool::builder(manager)
+        .max_size(2)
+        .wait_timeout(Some(Duration::from_secs(30)))
+        .runtime(deadpool_postgres::Runtime::Tokio1)
+        .build()
+        .map_err(|e| StoreError::Usage(e.to_string()))
 }
 
 /// Creates or migrates the schema, once across workers starting together.
@@ -543,6 +734,31 @@ fn host_done_sql(leased_delta: &str, queued_delta: &str, nb: u8, delay: u8, trie
 }
 
 impl Shared {
+    fn new(
+        pool: Pool,
+        job: i64,
+        worker: i64,
+        lease_ms: i64,
+        options: &PgOptions,
+        seq: i64,
+    ) -> Arc<Shared> {
+        Arc::new(Shared {
+            pool,
+            job,
+            worker,
+            lease_ms,
+            retry_for: options.retry_for,
+            batch: options.batch.max(1),
+            state: Mutex::new(State {
+                seq,
+                leased: HashMap::new(),
+                held: HashMap::new(),
+                reconcile: false,
+                last_reclaim: i64::MIN,
+            }),
+        })
+    }
+
     /// Renews this worker's heartbeat and the leases of the hosts it holds.
     async fn beat(&self) -> Result<(), StoreError> {
         let now = now_ms();
@@ -553,12 +769,41 @@ impl Shared {
                 &[&self.worker, &now],
             )
             .await?;
-        client
-            .execute(
-                "UPDATE norobots_hosts SET lease_until = $3 WHERE job = $1 AND lease_worker = $2",
+        // Between two calls (no claim is committing), what the database
+        // says this worker holds is the truth: a host whose lease ran out
+        // while this process stalled, and that another worker took back,
+        // is given up here, so that the rest of its batch is not fetched
+        // twice. During a call, the leases are only renewed.
+        let state = self.state.try_lock();
+        let rows = client
+            .query(
+                "UPDATE norobots_hosts SET lease_until = $3 WHERE job = $1 AND lease_worker = $2
+                 RETURNING origin",
                 &[&self.job, &self.worker, &(now + self.lease_ms)],
             )
             .await?;
+        if let Ok(mut st) = state {
+            let still: HashSet<&str> = rows.iter().map(|r| r.get::<_, &str>(0)).collect();
+            let lost: Vec<String> = st
+                .held
+                .keys()
+                .filter(|o| !still.contains(o.as_str()))
+                .cloned()
+                .collect();
+            for origin in lost {
+                if let Some(h) = st.held.remove(&origin) {
+                    tracing::warn!(
+                        origin = %origin,
+                        waiting = h.waiting.len(),
+                        in_flight = h.out,
+                        "crawl store: the host's lease ran out and another worker took it"
+                    );
+                    for l in h.waiting {
+                        st.leased.remove(&l.id);
+                    }
+                }
+            }
+        }
         Ok(())
     }
 
@@ -566,7 +811,7 @@ impl Shared {
     /// this worker that it does not know it holds (a claim whose reply
     /// was lost), and reads its decision number again.
     async fn reconcile(&self, c: &Object, st: &mut State) -> Result<(), StoreError> {
-        let held: Vec<i64> = st.leased.iter().copied().collect();
+        let held: Vec<i64> = st.leased.keys().copied().collect();
         c.execute(
             &format!(
                 "WITH r AS (UPDATE norobots_urls SET state = {QUEUED}, worker = NULL
@@ -725,30 +970,41 @@ impl Shared {
         origin: Option<&str>,
         outcome: &Final,
     ) -> Result<u64, StoreError> {
+        // This worker's batches hold some of the queue: those are decided
+        // too (they are leased to it, and none is in flight).
+        let waiting = st.waiting(origin);
         let tx = c.transaction().await?;
         let rows = tx
             .query(
                 &format!(
-                    "SELECT id, origin FROM norobots_urls
-                     WHERE job = $1 AND ($2::text IS NULL OR origin = $2) AND state = {QUEUED}
+                    "SELECT id, origin, state FROM norobots_urls
+                     WHERE job = $1
+                       AND ((($2::text IS NULL OR origin = $2) AND state = {QUEUED})
+                            OR (id = ANY($3) AND state = {LEASED} AND worker = $4))
                      ORDER BY id FOR UPDATE"
                 ),
-                &[&self.job, &origin],
+                &[&self.job, &origin, &waiting, &self.worker],
             )
             .await?;
         let mut ids = Vec::with_capacity(rows.len());
         let mut seqs = Vec::with_capacity(rows.len());
-        let mut per_origin: HashMap<String, i64> = HashMap::new();
+        let mut per_origin: HashMap<String, (i64, i64)> = HashMap::new();
+        let mut seq = st.seq;
         for r in &rows {
             ids.push(r.get::<_, i64>(0));
-            st.seq += 1;
-            seqs.push(st.seq);
-            *per_origin.entry(r.get(1)).or_default() += 1;
+            seq += 1;
+            seqs.push(seq);
+            let n = per_origin.entry(r.get(1)).or_default();
+            if r.get::<_, i16>(2) == QUEUED {
+                n.0 += 1;
+            } else {
+                n.1 += 1;
+            }
         }
         tx.execute(
             &format!(
                 "UPDATE norobots_urls u SET state = {DONE}, decision = $2, reason = $3, status = $4,
-                    bytes = $5, time = $6, decider = $7, seq = x.seq,
+                    bytes = $5, time = $6, decider = $7, seq = x.seq, worker = NULL,
                     done = nextval('norobots_done_seq')
                  FROM unnest($8::bigint[], $9::bigint[]) AS x(id, seq)
                  WHERE u.id = x.id AND u.job = $1"
@@ -766,18 +1022,66 @@ impl Shared {
             ],
         )
         .await?;
-        let mut origins: Vec<(String, i64)> = per_origin.into_iter().collect();
+        let mut origins: Vec<(String, (i64, i64))> = per_origin.into_iter().collect();
         origins.sort();
-        let (names, counts): (Vec<String>, Vec<i64>) = origins.into_iter().unzip();
+        let mut names = Vec::with_capacity(origins.len());
+        let (mut queued, mut leased) = (Vec::new(), Vec::new());
+        for (name, (q, l)) in origins {
+            names.push(name);
+            queued.push(q);
+            leased.push(l);
+        }
         tx.execute(
-            "UPDATE norobots_hosts h SET queued = GREATEST(h.queued - x.n, 0)
-             FROM unnest($2::text[], $3::bigint[]) AS x(origin, n)
+            "UPDATE norobots_hosts h SET queued = GREATEST(h.queued - x.q, 0),
+                leased = GREATEST(h.leased - x.l, 0),
+                lease_worker = CASE WHEN h.leased - x.l <= 0 THEN NULL ELSE h.lease_worker END,
+                lease_until = CASE WHEN h.leased - x.l <= 0 THEN NULL ELSE h.lease_until END
+             FROM unnest($2::text[], $3::bigint[], $4::bigint[]) AS x(origin, q, l)
              WHERE h.job = $1 AND h.origin = x.origin",
-            &[&self.job, &names, &counts],
+            &[&self.job, &names, &queued, &leased],
         )
         .await?;
         tx.commit().await?;
+        st.seq = seq;
+        st.take_waiting(origin);
         Ok(ids.len() as u64)
+    }
+
+    /// Puts this worker's waiting URLs back in the queue (the crawl is
+    /// over for it, or it stops): others may take them at once.
+    async fn give_back(&self, c: &mut Object, st: &mut State) -> Result<u64, StoreError> {
+        let waiting = st.waiting(None);
+        if waiting.is_empty() {
+            return Ok(0);
+        }
+        let stmt = c
+            .prepare_cached(&format!(
+                "WITH r AS (UPDATE norobots_urls SET state = {QUEUED}, worker = NULL
+                            WHERE id = ANY($2) AND state = {LEASED} AND worker = $3
+                            RETURNING origin),
+                      n AS (SELECT origin, COUNT(*) AS n FROM r GROUP BY origin),
+                      h AS (UPDATE norobots_hosts h SET {} FROM n
+                            WHERE h.job = $1 AND h.origin = n.origin)
+                 SELECT COALESCE(SUM(n), 0)::bigint FROM n",
+                host_done_sql("n.n", "n.n", 4, 5, 6)
+            ))
+            .await?;
+        let n: i64 = c
+            .query_one(
+                &stmt,
+                &[
+                    &self.job,
+                    &waiting,
+                    &self.worker,
+                    &None::<i64>,
+                    &None::<i64>,
+                    &None::<i32>,
+                ],
+            )
+            .await?
+            .get(0);
+        st.take_waiting(None);
+        Ok(n as u64)
     }
 
     async fn claim(
@@ -789,7 +1093,51 @@ impl Shared {
         per_host: u32,
         min_delay: i64,
     ) -> Result<Claim, StoreError> {
-        let per_host = i64::from(per_host.max(1));
+        let per_host = per_host.max(1);
+        let mut leases = Vec::new();
+        st.hand_out(now, max, per_host, min_delay, &mut leases);
+        if leases.len() >= max {
+            return Ok(Claim {
+                leases,
+                next: None,
+                drained: false,
+            });
+        }
+        match self
+            .claim_more(c, st, now, max, per_host, min_delay, &mut leases)
+            .await
+        {
+            Ok(claim) => Ok(claim),
+            // What the held hosts gave is the engine's now: a retry of the
+            // call must not lose it. The database is asked again next time.
+            Err(e) if !leases.is_empty() => {
+                if unknown_outcome(&e) {
+                    st.reconcile = true;
+                }
+                tracing::warn!(error = %e, "crawl store: a claim of more hosts failed");
+                Ok(Claim {
+                    leases,
+                    next: None,
+                    drained: false,
+                })
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The part of [`Shared::claim`] that asks the database for more hosts
+    /// (and, when none is due, when one will be).
+    #[allow(clippy::too_many_arguments)]
+    async fn claim_more(
+        &self,
+        c: &mut Object,
+        st: &mut State,
+        now: i64,
+        max: usize,
+        per_host: u32,
+        min_delay: i64,
+        leases: &mut Vec<Lease>,
+    ) -> Result<Claim, StoreError> {
         let tx = c.transaction().await?;
         if now.saturating_sub(st.last_reclaim) >= 1000 {
             // Hosts of workers that stopped beating go back to the queue,
@@ -815,53 +1163,51 @@ impl Shared {
             }
             st.last_reclaim = now;
         }
+        // Due hosts nobody holds, and those this worker holds with nothing
+        // left of their batch (their queue grew since: links, retries).
+        let busy: Vec<&str> = st
+            .held
+            .iter()
+            .filter(|(_, h)| !h.waiting.is_empty())
+            .map(|(o, _)| o.as_str())
+            .collect();
         let stmt = tx
             .prepare_cached(
-                "SELECT origin, delay_ms, leased, robots_tries FROM norobots_hosts
+                "SELECT origin, delay_ms, robots_tries FROM norobots_hosts
                  WHERE job = $1 AND queued > 0 AND not_before <= $2
-                   AND (lease_worker IS NULL OR (lease_worker = $3 AND leased < $4))
+                   AND (lease_worker IS NULL OR lease_worker = $3) AND NOT (origin = ANY($4))
                  ORDER BY not_before LIMIT $5 FOR UPDATE SKIP LOCKED",
             )
             .await?;
+        let hosts = (max - leases.len()) as i64;
         let due = tx
-            .query(
-                &stmt,
-                &[&self.job, &now, &self.worker, &per_host, &(max as i64)],
-            )
+            .query(&stmt, &[&self.job, &now, &self.worker, &busy, &hosts])
             .await?;
-        let mut left = max as i64;
-        let (mut origins, mut takes, mut holds) = (Vec::new(), Vec::new(), Vec::new());
-        let mut order: HashMap<String, (usize, u32)> = HashMap::new();
-        for (i, r) in due.iter().enumerate() {
-            if left <= 0 {
-                break;
+        if !due.is_empty() {
+            let mut origins = Vec::with_capacity(due.len());
+            let mut holds = Vec::with_capacity(due.len());
+            let mut rows_of: HashMap<String, (i64, u32)> = HashMap::with_capacity(due.len());
+            for r in &due {
+                let origin: String = r.get(0);
+                // A host held already keeps the pace known here.
+                let delay = match st.held.get(&origin) {
+                    Some(h) => h.delay,
+                    None => r.get::<_, i64>(1).max(0),
+                };
+                holds.push(delay.max(min_delay).max(0));
+                rows_of.insert(origin.clone(), (delay, to_u32(r.get(2))));
+                origins.push(origin);
             }
-            let origin: String = r.get(0);
-            let delay = r.get::<_, i64>(1).max(min_delay);
-            let leased: i64 = r.get(2);
-            // A host with a delay gives one URL per delay; one without, as
-            // many as it has room for.
-            let room = if delay > 0 { 1 } else { per_host - leased };
-            let take = room.min(left).max(0);
-            if take == 0 {
-                continue;
-            }
-            left -= take;
-            order.insert(origin.clone(), (i, to_u32(r.get(3))));
-            origins.push(origin);
-            takes.push(take);
-            holds.push(delay.max(0));
-        }
-        let mut leases = Vec::new();
-        if !origins.is_empty() {
+            // Each host's batch: its first URLs in the order they came.
+            let take = i64::from(self.batch.max(per_host));
             let stmt = tx
                 .prepare_cached(&format!(
-                    "WITH want AS (SELECT * FROM unnest($2::text[], $3::bigint[], $4::bigint[])
-                                   AS w(origin, take, hold)),
+                    "WITH want AS (SELECT * FROM unnest($2::text[], $3::bigint[])
+                                   AS w(origin, hold)),
                           pick AS (SELECT l.id FROM want CROSS JOIN LATERAL
                                    (SELECT id FROM norobots_urls
                                     WHERE job = $1 AND origin = want.origin AND state = {QUEUED}
-                                    ORDER BY id LIMIT want.take) l),
+                                    ORDER BY id LIMIT $4) l),
                           got AS (UPDATE norobots_urls u SET state = {LEASED}, worker = $5
                                   FROM pick WHERE u.id = pick.id
                                   RETURNING u.id, u.url, u.origin, u.depth, u.parent, u.via,
@@ -873,7 +1219,7 @@ impl Shared {
                                        not_before = GREATEST(h.not_before, $7 + want.hold)
                                    FROM n JOIN want ON want.origin = n.origin
                                    WHERE h.job = $1 AND h.origin = n.origin)
-                     SELECT * FROM got"
+                     SELECT * FROM got ORDER BY id"
                 ))
                 .await?;
             let rows = tx
@@ -882,19 +1228,19 @@ impl Shared {
                     &[
                         &self.job,
                         &origins,
-                        &takes,
                         &holds,
+                        &take,
                         &self.worker,
                         &(now + self.lease_ms),
                         &now,
                     ],
                 )
                 .await?;
+            tx.commit().await?;
             for r in &rows {
                 let origin: String = r.get(2);
                 let via: String = r.get(5);
-                let robots_tries = order.get(&origin).map_or(0, |o| o.1);
-                leases.push(Lease {
+                let lease = Lease {
                     id: r.get(0),
                     url: r.get(1),
                     origin,
@@ -903,41 +1249,59 @@ impl Shared {
                     via: Via::from_str(&via).unwrap_or(Via::Link),
                     hops: to_u32(r.get(6)),
                     attempts: to_u32(r.get(7)),
-                    robots_tries,
-                });
+                    robots_tries: 0,
+                };
+                st.leased.insert(lease.id, lease.clone());
+                let (delay, robots_tries) = rows_of.get(&lease.origin).copied().unwrap_or_default();
+                st.held
+                    .entry(lease.origin.clone())
+                    .or_insert_with(|| Held {
+                        not_before: now,
+                        delay,
+                        robots_tries,
+                        ..Held::default()
+                    })
+                    .waiting
+                    .push_back(lease);
             }
-            leases.sort_by_key(|l| (order.get(&l.origin).map_or(usize::MAX, |o| o.0), l.id));
+            st.hand_out(now, max, per_host, min_delay, leases);
+        } else {
+            tx.commit().await?;
         }
         if !leases.is_empty() {
-            tx.commit().await?;
-            st.leased.extend(leases.iter().map(|l| l.id));
             return Ok(Claim {
-                leases,
+                leases: std::mem::take(leases),
                 next: None,
                 drained: false,
             });
         }
-        let stmt = tx
+        let stmt = c
             .prepare_cached(
                 "SELECT (SELECT MIN(not_before) FROM norobots_hosts
                          WHERE job = $1 AND queued > 0
-                           AND (lease_worker IS NULL OR (lease_worker = $2 AND leased < $3))),
+                           AND (lease_worker IS NULL OR lease_worker = $2)),
                         EXISTS (SELECT 1 FROM norobots_hosts WHERE job = $1 AND queued > 0)
                         OR EXISTS (SELECT 1 FROM norobots_hosts WHERE job = $1 AND leased > 0)",
             )
             .await?;
-        let row = tx
-            .query_one(&stmt, &[&self.job, &self.worker, &per_host])
-            .await?;
-        tx.commit().await?;
-        let next: Option<i64> = row.get(0);
+        let row = c.query_one(&stmt, &[&self.job, &self.worker]).await?;
+        let ours = st
+            .held
+            .values()
+            .filter(|h| !h.waiting.is_empty())
+            .map(|h| h.not_before)
+            .min();
+        let next: Option<i64> = match (row.get::<_, Option<i64>>(0), ours) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         // A host due now that another worker is claiming this instant: look
         // again shortly rather than at once.
         let next = next.map(|t| t.max(now + 10));
         Ok(Claim {
-            leases,
+            leases: Vec::new(),
             next,
-            drained: !row.get::<_, bool>(1),
+            drained: !row.get::<_, bool>(1) && st.held.is_empty(),
         })
     }
 }
@@ -1031,7 +1395,7 @@ impl Store for PgStore {
             if done == 1 {
                 st.seq = seq;
             }
-            st.leased.remove(&id);
+            st.returned(id, &host);
             Ok(())
         })
     }
@@ -1039,8 +1403,27 @@ impl Store for PgStore {
     async fn release(&self, id: UrlId, failed: bool, host: HostUpdate) -> Result<(), StoreError> {
         let sh = &*self.shared;
         call!(*sh, |c, st| {
-            let stmt = c
-                .prepare_cached(&format!(
+            let held = st
+                .leased
+                .get(&id)
+                .is_some_and(|l| st.held.contains_key(&l.origin));
+            // A held host keeps the URL in its batch; otherwise it goes
+            // back to the queue, and the host too once nothing of it is out.
+            let stmt = if held {
+                c.prepare_cached(&format!(
+                    "WITH r AS (
+                        UPDATE norobots_urls SET attempts = attempts + $3
+                        WHERE id = $2 AND job = $1 AND state = {LEASED} AND worker = $4
+                        RETURNING origin)
+                     UPDATE norobots_hosts h SET
+                        not_before = GREATEST(h.not_before, COALESCE($5::bigint, 0)),
+                        delay_ms = COALESCE($6::bigint, h.delay_ms),
+                        robots_tries = COALESCE($7::int, h.robots_tries)
+                     FROM r WHERE h.job = $1 AND h.origin = r.origin"
+                ))
+                .await?
+            } else {
+                c.prepare_cached(&format!(
                     "WITH r AS (
                         UPDATE norobots_urls SET state = {QUEUED}, worker = NULL,
                             attempts = attempts + $3
@@ -1050,7 +1433,8 @@ impl Store for PgStore {
                      WHERE h.job = $1 AND h.origin = r.origin",
                     host_done_sql("1", "1", 5, 6, 7)
                 ))
-                .await?;
+                .await?
+            };
             c.execute(
                 &stmt,
                 &[
@@ -1064,16 +1448,16 @@ impl Store for PgStore {
                 ],
             )
             .await?;
-            st.leased.remove(&id);
+            if !(held && st.put_back(id, failed, &host)) {
+                st.returned(id, &host);
+            }
             Ok(())
         })
     }
 
     async fn finish_host(&self, origin: &str, outcome: Final) -> Result<u64, StoreError> {
         call!(*self.shared, |c, st| {
-            self.shared
-                .finish(&mut c, st, Some(origin), &outcome)
-                .await
+            self.shared.finish(&mut c, st, Some(origin), &outcome).await
         })
     }
 
@@ -1085,7 +1469,7 @@ impl Store for PgStore {
 
     async fn update_host(&self, origin: &str, host: HostUpdate) -> Result<(), StoreError> {
         let sh = &*self.shared;
-        call!(*sh, |c, _st| {
+        call!(*sh, |c, st| {
             let stmt = c
                 .prepare_cached(
                     "INSERT INTO norobots_hosts (job, origin, not_before, delay_ms, robots_tries)
@@ -1108,7 +1492,16 @@ impl Store for PgStore {
                 ],
             )
             .await?;
+            if let Some(h) = st.held.get_mut(origin) {
+                h.apply(&host);
+            }
             Ok(())
+        })
+    }
+
+    async fn give_back(&self) -> Result<u64, StoreError> {
+        call!(*self.shared, |c, st| {
+            self.shared.give_back(&mut c, st).await
         })
     }
 
@@ -1117,6 +1510,7 @@ impl Store for PgStore {
         call!(*sh, |c, st| {
             // What this worker's name held in its last life.
             st.leased.clear();
+            st.held.clear();
             let tx = c.transaction().await?;
             let n: i64 = tx
                 .query_one(

@@ -85,18 +85,32 @@ async fn a_host_held_by_one_worker_is_not_given_to_another() {
     ])
     .await
     .unwrap();
-    b.add(vec![url("http://g/1", "http://g")]).await.unwrap();
     let got_a = a.claim(0, 1, 1, 0).await.unwrap().leases;
     assert_eq!(got_a.len(), 1);
+    assert_eq!(got_a[0].url, "http://h/1");
+    b.add(vec![url("http://g/1", "http://g")]).await.unwrap();
     let got_b = b.claim(0, 10, 4, 0).await.unwrap().leases;
     let origins: Vec<&str> = got_b.iter().map(|l| l.origin.as_str()).collect();
-    assert!(
-        !origins.contains(&got_a[0].origin.as_str()),
-        "b got a's host: {origins:?}"
-    );
-    // The host is free again once its worker is done with it.
+    assert_eq!(origins, ["http://g"], "b got a's host");
+    // a holds h for its batch: h/2 and h/1's link h/3 stay a's while any
+    // of h is out or waiting with a.
     a.complete(
         got_a[0].id,
+        Final::new(Decision::Fetched, None, 1),
+        vec![url("http://h/3", "http://h")],
+        None,
+        HostUpdate::default(),
+    )
+    .await
+    .unwrap();
+    assert!(b.claim(0, 10, 4, 0).await.unwrap().leases.is_empty());
+    let second = a.claim(0, 1, 1, 0).await.unwrap().leases;
+    assert_eq!(second.len(), 1);
+    assert_eq!(second[0].url, "http://h/2", "the rest of a's batch first");
+    assert!(b.claim(0, 10, 4, 0).await.unwrap().leases.is_empty());
+    // The host is free again once its worker is done with what it held.
+    a.complete(
+        second[0].id,
         Final::new(Decision::Fetched, None, 1),
         vec![],
         None,
@@ -105,12 +119,71 @@ async fn a_host_held_by_one_worker_is_not_given_to_another() {
     .await
     .unwrap();
     let again = b.claim(0, 10, 4, 0).await.unwrap().leases;
-    assert!(
-        again.iter().any(|l| l.origin == got_a[0].origin),
-        "{again:?}"
-    );
+    let urls: Vec<&str> = again.iter().map(|l| l.url.as_str()).collect();
+    assert_eq!(urls, ["http://h/3"]);
     let stats = b.stats(now_ms()).await.unwrap();
     assert_eq!(stats.workers, 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_goes_back_to_the_queue_when_its_worker_is_done() {
+    let Some(pg) = pg_url() else { return };
+    let job = fresh_job("giveback");
+    let a = open(&pg, &job, "a", 60_000).await;
+    let b = open(&pg, &job, "b", 60_000).await;
+    a.add(
+        (1..=5)
+            .map(|i| url(&format!("http://h/{i}"), "http://h"))
+            .collect(),
+    )
+    .await
+    .unwrap();
+    let first = a.claim(0, 1, 1, 0).await.unwrap().leases;
+    assert_eq!(first.len(), 1);
+    assert!(b.claim(0, 10, 1, 0).await.unwrap().leases.is_empty());
+    // A released URL keeps its place at the head of a's batch.
+    a.release(first[0].id, true, HostUpdate::default())
+        .await
+        .unwrap();
+    let again = a.claim(0, 1, 1, 0).await.unwrap().leases;
+    assert_eq!(
+        (again[0].url.as_str(), again[0].attempts),
+        ("http://h/1", 1),
+        "its place kept, its failure counted"
+    );
+    a.complete(
+        again[0].id,
+        Final::new(Decision::Fetched, None, 1),
+        vec![],
+        None,
+        HostUpdate::default(),
+    )
+    .await
+    .unwrap();
+    // a is done claiming: the rest of its batch is b's to take.
+    assert_eq!(a.give_back().await.unwrap(), 4);
+    let got = b.claim(0, 10, 1, 0).await.unwrap().leases;
+    let urls: Vec<&str> = got.iter().map(|l| l.url.as_str()).collect();
+    assert_eq!(urls, ["http://h/2"]);
+    // finish_host decides what is queued and what waits in b's batch.
+    let n = b
+        .finish_host("http://h", Final::new(Decision::Deferred, None, 2))
+        .await
+        .unwrap();
+    assert_eq!(n, 3);
+    b.complete(
+        got[0].id,
+        Final::new(Decision::Deferred, None, 2),
+        vec![],
+        None,
+        HostUpdate::default(),
+    )
+    .await
+    .unwrap();
+    let claim = a.claim(0, 10, 1, 0).await.unwrap();
+    assert!(claim.drained, "{claim:?}");
+    let log = a.job_log(0, 100).await.unwrap();
+    assert_eq!(log.len(), 5);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
