@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use norobots::Dialect;
+use norobots_crawl::store::postgres::{PgOptions, PgStore};
 use norobots_crawl::store::sqlite::SqliteStore;
 use norobots_crawl::store::Store;
 use norobots_crawl::{Config, Crawler, Decision, Summary};
@@ -29,6 +30,13 @@ rel=nofollow are obeyed (--ignore-meta turns them off). `-e robots=off` or
 The crawl's state is a SQLite file (--store; by default
 DIR/.norobots/crawl.sqlite) that survives the process being killed at any
 moment: `--continue` resumes, fetching nothing recorded as done again.
+
+Many machines: with --store postgres://USER@HOST:PORT/DB --job NAME, any
+number of processes cooperate on one crawl. Start URLs given to any of them
+are added once; each claims hosts (one worker per host at a time, so each
+host's delay holds across all of them), and exits when the job has nothing
+queued or leased. A killed worker's hosts come back after --lease-secs.
+--status prints the job's counts; --export-log prints the whole job's log.
 
 Exit status (as wget):
   0  no problem
@@ -206,9 +214,40 @@ pub struct CrawlArgs {
     #[arg(long, value_name = "BYTES", default_value = "10m")]
     max_page_bytes: String,
 
-    /// Where the crawl's state is kept: `sqlite:PATH`.
+    /// Where the crawl's state is kept: `sqlite:PATH`, or
+    /// `postgres://USER@HOST:PORT/DB` for a crawl shared by many processes.
     #[arg(long, value_name = "STORE")]
     store: Option<String>,
+
+    /// The crawl's name in a PostgreSQL store (several share a database).
+    #[arg(long, value_name = "NAME", default_value = "default")]
+    job: String,
+
+    /// This process's name in the job (default: HOST-PID); a worker that
+    /// comes back under its name takes up its log.
+    #[arg(long, value_name = "NAME")]
+    worker: Option<String>,
+
+    /// How long a stopped worker's hosts stay held before others take
+    /// them (its heartbeat renews them while it runs).
+    #[arg(long, value_name = "SECS", default_value = "60", value_parser = crate::value::seconds)]
+    lease_secs: Duration,
+
+    /// How many of a host's URLs a worker leases at once from a
+    /// PostgreSQL store (it holds the host while it fetches them, at the
+    /// host's pace): larger batches, fewer database round trips.
+    #[arg(long, value_name = "N", default_value = "16")]
+    batch: u32,
+
+    /// Print the job's counts (queued, leased, decided, hosts waiting,
+    /// workers seen recently) and exit, crawling nothing.
+    #[arg(long, conflicts_with = "export_log")]
+    status: bool,
+
+    /// Print the whole job's log (JSON Lines, every URL once, whichever
+    /// worker decided it) on stdout and exit, crawling nothing.
+    #[arg(long)]
+    export_log: bool,
 
     /// Resume the crawl in the store.
     #[arg(short = 'c', long = "continue")]
@@ -273,7 +312,7 @@ fn limit(flag: &str, text: &str) -> Result<Option<u32>, CliError> {
 }
 
 impl CrawlArgs {
-    fn config(&self) -> Result<(Config, Vec<Url>, PathBuf), CliError> {
+    fn config(&self) -> Result<(Config, Vec<Url>, StoreAt), CliError> {
         let dialect = self.dialect.0;
         let mut robots = !self.no_robots;
         for command in &self.execute {
@@ -367,39 +406,53 @@ impl CrawlArgs {
         config.arguments = std::env::args().collect();
         config.log = self.log.clone();
         config.sitemaps = self.sitemaps;
-        let store = match &self.store {
-            None => norobots_crawl::default_store(&self.directory_prefix),
-            Some(s) => match s.split_once(':') {
-                Some(("sqlite", path)) if !path.is_empty() => PathBuf::from(path),
-                _ => {
-                    return Err(CliError::Usage(format!(
-                        "--store `{s}`: expected sqlite:PATH (postgres:// stores are not in this build)"
-                    )))
-                }
-            },
-        };
+        let store = self.store_at()?;
         Ok((config, starts, store))
     }
 
-    /// Runs the crawl; the exit status.
-    pub fn run(self) -> Result<u8, CliError> {
-        let (config, starts, store_path) = self.config()?;
-        if starts.is_empty() && !self.resume {
+    fn store_at(&self) -> Result<StoreAt, CliError> {
+        Ok(match &self.store {
+            None => StoreAt::Sqlite(norobots_crawl::default_store(&self.directory_prefix)),
+            Some(s) if s.starts_with("postgres://") || s.starts_with("postgresql://") => {
+                StoreAt::Postgres(s.clone())
+            }
+            Some(s) => match s.split_once(':') {
+                Some(("sqlite", path)) if !path.is_empty() => StoreAt::Sqlite(PathBuf::from(path)),
+                _ => {
+                    return Err(CliError::Usage(format!(
+                        "--store `{s}`: expected sqlite:PATH or postgres://USER@HOST:PORT/DB"
+                    )))
+                }
+            },
+        })
+    }
+
+    /// The worker's options in a PostgreSQL store.
+    fn pg_options(&self) -> Result<PgOptions, CliError> {
+        let name = match &self.worker {
+            Some(w) if w.trim().is_empty() => {
+                return Err(CliError::Usage("--worker: the name is empty".into()))
+            }
+            Some(w) => w.clone(),
+            None => format!("{}-{}", host_name(), std::process::id()),
+        };
+        if self.lease_secs < Duration::from_secs(1) {
             return Err(CliError::Usage(
-                "no URL to crawl (give URLs, -i FILE, or --continue)".into(),
+                "--lease-secs must be at least 1 second".into(),
             ));
         }
-        let known = store_path.exists();
-        if known && !self.resume {
-            return Err(CliError::Usage(format!(
-                "a crawl store exists at {} (from an earlier crawl): --continue resumes it; remove it to start over",
-                store_path.display()
-            )));
+        let mut o = PgOptions::new(&name);
+        o.lease = self.lease_secs;
+        if self.batch == 0 {
+            return Err(CliError::Usage("--batch must be at least 1".into()));
         }
-        if let Some(dir) = store_path.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| CliError::Usage(format!("cannot create {}: {e}", dir.display())))?;
-        }
+        o.batch = self.batch;
+        Ok(o)
+    }
+
+    /// Runs the crawl (or `--status`, `--export-log`); the exit status.
+    pub fn run(self) -> Result<u8, CliError> {
+        let (config, starts, store_at) = self.config()?;
         // One thread: a crawl waits on the network, and its CPU work per
         // page (parsing, the store, a file) is shorter than handing it to
         // another thread, so a second runtime thread costs CPU and gains no
@@ -408,32 +461,177 @@ impl CrawlArgs {
             .enable_all()
             .build()
             .map_err(|e| CliError::Usage(format!("cannot start the async runtime: {e}")))?;
-        let quiet = self.quiet;
-        let resume = self.resume;
-        runtime.block_on(async move {
-            let store = SqliteStore::open(&store_path)
-                .map_err(|e| CliError::Usage(format!("{}: {e}", store_path.display())))?;
-            let robots = (config.robots, config.dialect, config.agent.clone());
-            let crawler =
-                Crawler::new(config, store, &starts).map_err(|e| CliError::Usage(e.to_string()))?;
-            let progress =
-                (!quiet && io::stderr().is_terminal()).then(|| spawn_progress(crawler.clone()));
-            let stopper = crawler.clone();
-            tokio::spawn(async move {
-                wait_for_signal().await;
-                stopper.stop();
-            });
-            let result = crawler.run(starts, resume).await;
-            if let Some(p) = progress {
-                p.abort();
+        match store_at {
+            StoreAt::Sqlite(path) => {
+                let known = path.exists();
+                if self.status || self.export_log {
+                    if !known {
+                        return Err(CliError::Usage(format!(
+                            "no crawl store at {}",
+                            path.display()
+                        )));
+                    }
+                    let store = SqliteStore::open(&path)
+                        .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+                    return runtime.block_on(self.report(&store, &path.display().to_string()));
+                }
+                if starts.is_empty() && !self.resume {
+                    return Err(CliError::Usage(
+                        "no URL to crawl (give URLs, -i FILE, or --continue)".into(),
+                    ));
+                }
+                if known && !self.resume {
+                    return Err(CliError::Usage(format!(
+                        "a crawl store exists at {} (from an earlier crawl): --continue resumes it; remove it to start over",
+                        path.display()
+                    )));
+                }
+                if let Some(dir) = path.parent() {
+                    std::fs::create_dir_all(dir).map_err(|e| {
+                        CliError::Usage(format!("cannot create {}: {e}", dir.display()))
+                    })?;
+                }
+                let store = SqliteStore::open(&path)
+                    .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+                let resume = self.resume;
+                runtime.block_on(self.crawl(config, store, starts, resume))
             }
-            let summary = result.map_err(|e| CliError::Usage(e.to_string()))?;
-            if !quiet {
-                let _ = print_summary(&summary, robots, &mut io::stderr().lock());
-            }
-            Ok(exit_status(&summary))
-        })
+            StoreAt::Postgres(url) => runtime.block_on(async move {
+                let named = format!("{} (job `{}`)", redact(&url), self.job);
+                if self.status || self.export_log {
+                    let store = PgStore::inspect(&url, &self.job, self.lease_secs)
+                        .await
+                        .map_err(|e| CliError::Usage(format!("--store {named}: {e}")))?;
+                    return self.report(&store, &named).await;
+                }
+                let options = self.pg_options()?;
+                let worker = options.worker.clone();
+                let (store, resumed) = PgStore::open(&url, &self.job, options)
+                    .await
+                    .map_err(|e| CliError::Usage(format!("--store {named}: {e}")))?;
+                if let (Some(log), false) = (&config.log, resumed) {
+                    // A new worker starts its log empty: never over a file
+                    // that holds another run's lines.
+                    if std::fs::metadata(log).is_ok_and(|m| m.len() > 0) {
+                        return Err(CliError::Usage(format!(
+                            "crawl log `{}` exists and worker `{worker}` is new to job `{}`: give another --log, or --worker with the name that wrote it",
+                            log.display(),
+                            self.job
+                        )));
+                    }
+                }
+                self.crawl(config, store, starts, resumed).await
+            }),
+        }
     }
+
+    /// Crawls over `store` until the crawl (the job) is done.
+    async fn crawl<S: Store>(
+        &self,
+        config: Config,
+        store: S,
+        starts: Vec<Url>,
+        resume: bool,
+    ) -> Result<u8, CliError> {
+        let robots = (config.robots, config.dialect, config.agent.clone());
+        let crawler =
+            Crawler::new(config, store, &starts).map_err(|e| CliError::Usage(e.to_string()))?;
+        let progress =
+            (!self.quiet && io::stderr().is_terminal()).then(|| spawn_progress(crawler.clone()));
+        let stopper = crawler.clone();
+        tokio::spawn(async move {
+            wait_for_signal().await;
+            stopper.stop();
+        });
+        let result = crawler.run(starts, resume).await;
+        if let Some(p) = progress {
+            p.abort();
+        }
+        let summary = result.map_err(|e| CliError::Usage(e.to_string()))?;
+        if !self.quiet {
+            let _ = print_summary(&summary, robots, &mut io::stderr().lock());
+        }
+        Ok(exit_status(&summary))
+    }
+
+    /// `--status` or `--export-log` of the crawl in `store`.
+    async fn report<S: Store>(&self, store: &S, named: &str) -> Result<u8, CliError> {
+        let failed =
+            |e: norobots_crawl::store::StoreError| CliError::Usage(format!("{named}: {e}"));
+        let mut out = io::stdout().lock();
+        if self.export_log {
+            let mut after = 0;
+            loop {
+                let rows = store.job_log(after, 4096).await.map_err(failed)?;
+                let Some(last) = rows.last() else { break };
+                after = last.seq;
+                for row in &rows {
+                    writeln!(out, "{}", norobots_crawl::log::line(row))?;
+                }
+            }
+            return Ok(0);
+        }
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64);
+        let s = store.stats(now).await.map_err(failed)?;
+        writeln!(out, "store: {named}")?;
+        writeln!(out, "queued: {}", s.queued)?;
+        writeln!(out, "leased: {}", s.leased)?;
+        let decisions: Vec<String> = Decision::ALL
+            .iter()
+            .filter_map(|d| s.decided.get(d).map(|n| format!("{d} {n}")))
+            .collect();
+        writeln!(
+            out,
+            "decided: {} ({})",
+            s.decided.values().sum::<u64>(),
+            if decisions.is_empty() {
+                "none".to_owned()
+            } else {
+                decisions.join(", ")
+            }
+        )?;
+        writeln!(
+            out,
+            "hosts: {} with queued URLs, {} waiting for their time",
+            s.hosts_with_work, s.hosts_waiting
+        )?;
+        writeln!(
+            out,
+            "workers: {} seen in the last {} s",
+            s.workers,
+            self.lease_secs.as_secs()
+        )?;
+        Ok(0)
+    }
+}
+
+/// Where the crawl's state is.
+enum StoreAt {
+    Sqlite(PathBuf),
+    Postgres(String),
+}
+
+/// A store URL without its password, for messages.
+fn redact(url: &str) -> String {
+    match Url::parse(url) {
+        Ok(mut u) if u.password().is_some() => {
+            let _ = u.set_password(Some("***"));
+            u.to_string()
+        }
+        _ => url.to_owned(),
+    }
+}
+
+/// This machine's name, for worker names.
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().to_owned())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "localhost".to_owned())
 }
 
 fn read_input_file(path: &Path) -> Result<Vec<(String, String)>, CliError> {

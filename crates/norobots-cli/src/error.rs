@@ -56,3 +56,11 @@ impl std::error::Error for CliError {
         }
     }
 }
+
+/// An output error of a command that writes as it goes (`crawl
+/// --export-log`, `--status`).
+impl From<io::Error> for CliError {
+    fn from(e: io::Error) -> CliError {
+        CliError::Write(e)
+    }
+}

@@ -22,9 +22,13 @@ struct Args {
     /// Which site to serve.
     #[arg(long, value_enum, default_value_t = Scenario::Standard)]
     scenario: Scenario,
-    /// How many pages the generated site has.
+    /// How many pages the generated site has (on each origin).
     #[arg(long, default_value_t = 100_000)]
     pages: usize,
+    /// How many origins the generated site has: one is `gen`, more are
+    /// `g0`, `g1`, … (ports in that order).
+    #[arg(long, default_value_t = 1)]
+    origins: usize,
     /// Append each request to this file as a line of JSON.
     #[arg(long, value_name = "FILE.jsonl")]
     log: Option<PathBuf>,
@@ -46,7 +50,7 @@ struct Args {
 enum Scenario {
     /// Ten origins with every robots.txt policy, META robots, redirects and traps.
     Standard,
-    /// One origin of --pages generated pages.
+    /// --origins origins of --pages generated pages each.
     Generated,
 }
 
@@ -66,6 +70,9 @@ fn run(args: &Args) -> Result<ExitCode, Box<dyn std::error::Error>> {
         .map_err(|_| format!("--exit-after {}: not a number of seconds", args.exit_after))?;
     let mut site = match args.scenario {
         Scenario::Standard => scenario::standard(),
+        Scenario::Generated if args.origins > 1 => {
+            scenario::generated_origins(args.origins, args.pages)
+        }
         Scenario::Generated => scenario::generated(args.pages),
     };
     if let Some(port) = args.base_port {

@@ -122,7 +122,36 @@ fn render(i: usize, n: usize) -> String {
 /// assert!(site.lookup(GENERATED_ORIGIN, "/private/17.html").is_some());
 /// ```
 pub fn generated(pages: usize) -> Site {
-    let origin = OriginSpec::new(GENERATED_ORIGIN)
+    Site::new().origin(generated_origin(GENERATED_ORIGIN, pages))
+}
+
+/// The generated site on `origins` origins at once, named `g0`, `g1`, …
+/// (each with its own port), each of `pages` pages and the same
+/// robots.txt: for crawls that share work out by host.
+///
+/// A correct robot started on [`GENERATED_START`] of each origin requests
+/// exactly [`generated_allowed`]`(pages)` on each, and robots.txt once per
+/// origin.
+///
+/// ```
+/// use norobots_testsite::scenario::{generated_origins, GENERATED_START};
+///
+/// let site = generated_origins(3, 100);
+/// let names: Vec<&str> = site.origins().map(|o| o.name()).collect();
+/// assert_eq!(names, ["g0", "g1", "g2"]);
+/// assert!(site.lookup("g2", GENERATED_START).is_some());
+/// assert!(site.lookup("g2", "/p/100.html").is_none());
+/// ```
+pub fn generated_origins(origins: usize, pages: usize) -> Site {
+    let mut site = Site::new();
+    for n in 0..origins {
+        site = site.origin(generated_origin(&format!("g{n}"), pages));
+    }
+    site
+}
+
+fn generated_origin(name: &str, pages: usize) -> OriginSpec {
+    OriginSpec::new(name)
         .route(
             "/robots.txt",
             Response::text("User-agent: *\nDisallow: /private/\n"),
@@ -130,8 +159,7 @@ pub fn generated(pages: usize) -> Site {
         .generate(move |path| {
             let i = page_number(path).filter(|&i| i < pages)?;
             Some(Response::html(render(i, pages)))
-        });
-    Site::new().origin(origin)
+        })
 }
 
 /// The paths a correct robot requests on an `n`-page generated site

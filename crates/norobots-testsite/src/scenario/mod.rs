@@ -29,8 +29,8 @@ mod standard_expect;
 
 pub use expect::{Expectations, Fate, Key, RobotsFetch};
 pub use generated::{
-    generated, generated_allowed, generated_links, generated_path, GENERATED_ORIGIN,
-    GENERATED_START,
+    generated, generated_allowed, generated_links, generated_origins, generated_path,
+    GENERATED_ORIGIN, GENERATED_START,
 };
 pub use standard::{long_name, MANY};
 
