@@ -135,6 +135,13 @@ class RobotFileParser:
 
         ``useragent`` is a product token or a whole User-Agent header;
         one that names no robot gets the ``*`` groups.
+
+        >>> rp = RobotFileParser()
+        >>> rp.parse(["User-agent: MyBot", "Disallow: /*.pdf$", "", "User-agent: *", "Disallow: /"])
+        >>> rp.can_fetch("MyBot/1.0 (+https://example.com/bot)", "https://example.com/a.pdf")
+        False
+        >>> rp.can_fetch("MyBot", "https://example.com/a.html"), rp.can_fetch("", "/a.html")
+        (True, False)
         """
         if self.disallow_all:
             return False
@@ -151,6 +158,12 @@ class RobotFileParser:
 
         An ``int`` when it is a whole number of seconds, as from the
         standard library, which reads no other; a ``float`` otherwise.
+
+        >>> rp = RobotFileParser()
+        >>> rp.parse(["User-agent: *", "Disallow: /tmp/", "Crawl-delay: 10", "",
+        ...           "User-agent: MyBot", "Disallow: /private/", "Crawl-delay: 0.5"])
+        >>> rp.crawl_delay("OtherBot"), rp.crawl_delay("MyBot")
+        (10, 0.5)
         """
         if not self.mtime() or self.robots is None:
             return None
@@ -173,7 +186,13 @@ class RobotFileParser:
         return None if rate is None else RequestRate(*rate)
 
     def site_maps(self) -> Optional[List[str]]:
-        """The ``Sitemap`` URLs, or ``None`` when there are none."""
+        """The ``Sitemap`` URLs, or ``None`` when there are none.
+
+        >>> rp = RobotFileParser()
+        >>> rp.parse(["Sitemap: https://example.com/s.xml"])
+        >>> rp.site_maps()
+        ['https://example.com/s.xml']
+        """
         if self.robots is None:
             return None
         return self.robots.sitemaps or None
