@@ -14,23 +14,91 @@
 //! [`meta`] reads what a page says about itself: META robots, `X-Robots-Tag`
 //! and `rel="nofollow"` (HTML pages with the `html` feature).
 //!
-//! # Example
+//! # From a file to an answer
+//!
+//! **1. Parse** the body once per host, with [`Robots::parse`] (the default
+//! dialect, `rfc9309`) or [`Robots::parse_with`] and [`ParseOptions`] (a
+//! dialect, a byte limit such as [`RFC9309_MIN_BYTES`]). Parsing never
+//! fails: what the reader ignored or repaired is a [`Diagnostic`] with its
+//! line.
+//!
+//! ```
+//! use norobots::{Diagnostic, DiagnosticKind, Robots};
+//!
+//! let body = b"User-agent: *\nDisallow: /shop/\nAllow: /shop/help\n\n\
+//!              User-agent: FooBot\nDisalow: /\n";
+//! let robots = Robots::parse(body);
+//! assert_eq!(robots.groups().len(), 2);
+//! // RFC 9309 robots obey the misspelled line; the reader says it saw one.
+//! assert_eq!(robots.diagnostics(), [Diagnostic { line: 6, kind: DiagnosticKind::MisspelledField }]);
+//! ```
+//!
+//! **2. Choose the groups** that apply to a robot and compile their rules.
+//! [`Robots::groups_for`] names them (the groups that name the robot, else
+//! the `*` groups); [`Robots::matcher`] compiles them into a [`Matcher`],
+//! which a crawler keeps per host and robot (it is `Send + Sync`, and
+//! answers without allocating).
+//!
+//! ```
+//! # let body = b"User-agent: *\nDisallow: /shop/\nAllow: /shop/help\n\nUser-agent: FooBot\nDisalow: /\n";
+//! # let robots = norobots::Robots::parse(body);
+//! let lines: Vec<usize> = robots.groups_for("FooBot/2.1").iter().map(|g| g.line()).collect();
+//! assert_eq!(lines, [5]);
+//! assert_eq!(robots.groups_for("ExampleBot/1.0")[0].line(), 1);
+//! let matcher = robots.matcher("ExampleBot/1.0");
+//! ```
+//!
+//! **3. Check a URL**: [`Matcher::is_allowed`] answers yes or no;
+//! [`Matcher::check`] gives a [`Verdict`], which names the deciding rule
+//! ([`RuleRef`]): its line, `Allow` or `Disallow`, its pattern, and the line
+//! of its group.
+//!
+//! ```
+//! # let body = b"User-agent: *\nDisallow: /shop/\nAllow: /shop/help\n\nUser-agent: FooBot\nDisalow: /\n";
+//! # let matcher = norobots::Robots::parse(body).matcher("ExampleBot/1.0");
+//! use norobots::RuleKind;
+//!
+//! assert!(matcher.is_allowed("https://example.com/"));
+//! assert!(!matcher.is_allowed("https://example.com/shop/cart"));
+//!
+//! let verdict = matcher.check("https://example.com/shop/help/returns");
+//! assert!(verdict.allowed);
+//! let rule = verdict.rule.unwrap();
+//! assert_eq!((rule.line, rule.kind, rule.pattern, rule.group_line), (3, RuleKind::Allow, "/shop/help", 1));
+//! assert_eq!(verdict.to_string(), "allowed by line 3: Allow: /shop/help");
+//! // No rule matched: allowed, and no rule to name.
+//! assert_eq!(matcher.check("/about").rule, None);
+//! ```
+//!
+//! **4. One question, one file**: [`is_allowed`] (and [`is_allowed_with`],
+//! for a dialect or a byte limit) reads the body once and builds nothing,
+//! which is quickest when nothing is asked of the file again.
+//!
+//! ```
+//! let body = b"User-agent: *\nDisallow: /shop/\n";
+//! assert!(!norobots::is_allowed(body, "ExampleBot/1.0", "https://example.com/shop/cart"));
+//! ```
+//!
+//! The dialect changes the answer, as the table above says:
 //!
 //! ```
 //! use norobots::{Dialect, ParseOptions, Robots};
 //!
 //! let body = b"User-agent: *\nDisallow: /\nAllow: /public\n";
-//!
 //! // RFC 9309: the longest match wins.
-//! let robots = Robots::parse(body);
-//! let matcher = robots.matcher("ExampleBot/2.0");
-//! assert!(matcher.is_allowed("https://example.com/public/a.html"));
-//! assert!(!matcher.is_allowed("https://example.com/private"));
-//!
+//! assert!(Robots::parse(body).matcher("ExampleBot").is_allowed("/public/a.html"));
 //! // The 1996 draft: the first match wins.
-//! let robots = Robots::parse_with(body, &ParseOptions::new(Dialect::Draft1996));
-//! assert!(!robots.matcher("ExampleBot/2.0").is_allowed("https://example.com/public/a.html"));
+//! let draft = Robots::parse_with(body, &ParseOptions::new(Dialect::Draft1996));
+//! assert!(!draft.matcher("ExampleBot").is_allowed("/public/a.html"));
 //! ```
+//!
+//! **5. Over HTTP**: this crate has no network. Getting `/robots.txt` is
+//! [`norobots-fetch`](../norobots_fetch/index.html)'s: its `RobotsCache`
+//! finds a URL's robots.txt, fetches it once per origin, reads the HTTP
+//! answer as the dialect says (`Policy::of`: a 404 allows everything, a
+//! 5xx defers or disallows everything), keeps it as long as HTTP caching
+//! and the dialect allow, and answers `is_allowed` and `check` for any URL
+//! on the web, through the `Matcher` above.
 //!
 //! # What the answers are
 //!
@@ -42,8 +110,9 @@
 //! | [`Diagnostic`] | what the reader noticed on a line (a misspelling, a rule outside a group, …) | [`Robots::diagnostics`] |
 //! | [`meta::PageDirectives`] | what a page says about itself: index, follow, its links | [`meta`] |
 //!
-//! A fetch of robots.txt (status codes, caching) is the `norobots-fetch`
-//! crate's, with its own table of answers.
+//! A fetch of robots.txt (status codes, caching) is
+//! [`norobots-fetch`](../norobots_fetch/index.html)'s, with its own table
+//! of answers.
 //!
 //! # Layers
 //!
