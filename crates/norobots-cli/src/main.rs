@@ -323,18 +323,19 @@ impl CheckArgs {
             Format::Plain
         };
         let dialect = self.dialect.0;
+        // Decided on their octets, as URLs read from stdin are: a URL need
+        // not be UTF-8 to be checked.
+        let urls = self
+            .urls
+            .into_iter()
+            .map(OsString::into_encoded_bytes)
+            .collect();
         match self.robots {
-            // Decided on their octets, as URLs read from stdin are: a URL
-            // need not be UTF-8 to be checked.
             Some(robots) => check::run(&CheckOptions {
                 dialect,
                 robots: RobotsSource::from_arg(robots),
                 agent: self.agent,
-                urls: self
-                    .urls
-                    .into_iter()
-                    .map(OsString::into_encoded_bytes)
-                    .collect(),
+                urls,
                 format,
             }),
             None => remote::run(&remote::RemoteOptions {
@@ -342,11 +343,7 @@ impl CheckArgs {
                 agent: self.agent,
                 user_agent: self.http.user_agent.clone(),
                 timeout: self.http.timeout()?,
-                urls: self
-                    .urls
-                    .into_iter()
-                    .map(OsString::into_encoded_bytes)
-                    .collect(),
+                urls,
                 format,
             }),
         }

@@ -13,7 +13,7 @@
 //! `cargo test -p norobots-tools --test lint -- --nocapture`.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use norobots::Dialect;
@@ -21,6 +21,23 @@ use norobots_tools::lint::{lint, Code, DivergenceKind, LintOptions, Report};
 use proptest::prelude::*;
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus/robots");
+
+/// The corpus's robots.txt files, sorted; `None` (the test skips) where
+/// there is no corpus, but under CI, which must run these tests.
+fn corpus() -> Option<Vec<PathBuf>> {
+    let Ok(entries) = std::fs::read_dir(CORPUS) else {
+        assert_ne!(
+            std::env::var("CI").as_deref(),
+            Ok("true"),
+            "the corpus is missing at {CORPUS}"
+        );
+        println!("SKIPPED: no corpus at {CORPUS}");
+        return None;
+    };
+    let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    Some(paths)
+}
 
 /// Lints, renders both ways, and returns the report with the time taken.
 fn lint_all_ways(body: &[u8], dialect: Dialect) -> (Report, Duration) {
@@ -44,18 +61,9 @@ fn lint_all_ways(body: &[u8], dialect: Dialect) -> (Report, Duration) {
 
 #[test]
 fn corpus_never_panics_and_stays_fast() {
-    let dir = Path::new(CORPUS);
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        assert_ne!(
-            std::env::var("CI").as_deref(),
-            Ok("true"),
-            "the corpus is missing at {CORPUS}"
-        );
-        println!("SKIPPED: no corpus at {CORPUS}");
+    let Some(paths) = corpus() else {
         return;
     };
-    let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
     let mut counts: HashMap<Code, usize> = HashMap::new();
     let (mut files, mut bytes, mut with_errors, mut omitted) = (0usize, 0usize, 0usize, 0usize);
     let mut slowest = (Duration::ZERO, String::new());
@@ -104,16 +112,10 @@ fn corpus_never_panics_and_stays_fast() {
 // (`*` in patterns): its text report still fits on a screen.
 #[test]
 fn a_file_that_diverges_everywhere_fits_on_a_screen() {
-    let path = Path::new(CORPUS).join("github.com.txt");
-    let Ok(body) = std::fs::read(&path) else {
-        assert_ne!(
-            std::env::var("CI").as_deref(),
-            Ok("true"),
-            "the corpus is missing at {CORPUS}"
-        );
-        println!("SKIPPED: no corpus at {CORPUS}");
+    if corpus().is_none() {
         return;
-    };
+    }
+    let body = std::fs::read(Path::new(CORPUS).join("github.com.txt")).unwrap();
     let report = lint(&body, &LintOptions::default());
     let divergences = report
         .findings
@@ -136,17 +138,11 @@ fn a_file_that_diverges_everywhere_fits_on_a_screen() {
 #[test]
 fn corpus_files_with_a_byte_order_mark_lint_as_without_it() {
     const BOM: &[u8] = b"\xEF\xBB\xBF";
-    let Ok(entries) = std::fs::read_dir(CORPUS) else {
-        assert_ne!(
-            std::env::var("CI").as_deref(),
-            Ok("true"),
-            "the corpus is missing at {CORPUS}"
-        );
-        println!("SKIPPED: no corpus at {CORPUS}");
+    let Some(paths) = corpus() else {
         return;
     };
     let mut files = 0;
-    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+    for path in paths {
         let Ok(body) = std::fs::read(&path) else {
             continue;
         };
