@@ -283,6 +283,9 @@ pub enum StoreError {
         /// Ours.
         known: i64,
     },
+    /// The commit this call's change was grouped into failed.
+    #[error(transparent)]
+    Grouped(std::sync::Arc<StoreError>),
     /// The store's thread ended (it failed before).
     #[error("crawl store: closed")]
     Closed,
