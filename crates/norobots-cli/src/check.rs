@@ -64,7 +64,7 @@ pub fn run(options: &CheckOptions) -> Result<Outcome, CliError> {
         ));
     }
     let robots = options.robots.load(&ParseOptions::new(options.dialect))?;
-    if let Some(note) = crate::agent::note(options.dialect, &options.agent) {
+    if let Some(note) = norobots::agent_note(options.dialect, &options.agent) {
         crate::warn(&note);
     }
     // Compiled once: per-URL work is then just matching.

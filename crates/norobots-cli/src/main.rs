@@ -3,7 +3,6 @@
 //! This file only parses arguments, reports errors and picks exit codes;
 //! the work is in [`check`], [`remote`], [`fetch`] and [`parse`].
 
-mod agent;
 mod audit;
 mod check;
 mod crawl;

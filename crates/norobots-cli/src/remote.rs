@@ -68,7 +68,7 @@ pub fn run(options: &RemoteOptions) -> Result<Outcome, CliError> {
     let mut state = State::default();
     let mut pending: VecDeque<(Vec<u8>, JoinHandle<Decision>)> = VecDeque::new();
 
-    if let Some(note) = crate::agent::note(options.dialect, &options.agent) {
+    if let Some(note) = norobots::agent_note(options.dialect, &options.agent) {
         crate::warn(&note);
     }
 

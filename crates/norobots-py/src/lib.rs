@@ -12,7 +12,7 @@
 //! their examples are Python, run by the pytest suite (`tests/test_docs.py`).
 //!
 //! Every call into the core that reads what the caller gave (a body, a
-//! URL, an agent, a page) goes through [`guard`], so that a panic, were
+//! URL, an agent, a page) goes through `guard`, so that a panic, were
 //! there one, reaches Python as `norobots.InternalError` (a `RuntimeError`)
 //! rather than PyO3's `PanicException`, which derives from `BaseException`
 //! and slips past a crawler's `except Exception`.
@@ -31,14 +31,6 @@ use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
-
-// What the CLI tells the user about an agent, in its own words: its file,
-// compiled into this crate as well (the CLI is a binary, so it cannot be
-// depended on), so that `ValueError` says exactly what `norobots check`
-// warns.
-#[path = "../../norobots-cli/src/agent.rs"]
-#[allow(dead_code)]
-mod cli_agent;
 
 // `guard` turns panics into exceptions by unwinding; a build that aborts
 // on panic would take the interpreter down with it instead.
@@ -222,7 +214,7 @@ fn agent_problem(dialect: Dialect, agent: &str) -> PyResult<Option<String>> {
         return Ok(None);
     }
     guard("reading the agent", || {
-        cli_agent::note(dialect, agent)
+        norobots::agent_note(dialect, agent)
             .and_then(|note| note.strip_prefix("warning: ").map(str::to_owned))
     })
 }
@@ -899,7 +891,7 @@ mod tests {
             );
         }
         let header = "Mozilla/5.0 (compatible; ExampleBot/2.1)";
-        assert!(cli_agent::note(Dialect::Rfc9309, header)
+        assert!(norobots::agent_note(Dialect::Rfc9309, header)
             .unwrap()
             .starts_with("note: "));
         assert_eq!(agent_problem(Dialect::Rfc9309, header).unwrap(), None);

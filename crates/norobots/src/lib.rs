@@ -160,7 +160,7 @@ pub mod work;
 #[cfg(not(feature = "count-work"))]
 mod work;
 
-pub use agent::{is_product_token, product_token, robot_token};
+pub use agent::{agent_note, is_product_token, product_token, robot_token};
 pub use diagnostic::{Diagnostic, DiagnosticKind};
 pub use dialect::{Dialect, ParseDialectError};
 pub use group::{RequestRate, VisitTime};
