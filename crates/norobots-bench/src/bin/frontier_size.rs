@@ -78,10 +78,14 @@ async fn main() {
             )
             .await
             .expect("the hosts");
-        client
-            .batch_execute("VACUUM ANALYZE norobots_urls; VACUUM ANALYZE norobots_hosts")
-            .await
-            .expect("vacuum");
+        // One statement each: VACUUM cannot run in the transaction that a
+        // batch of statements is.
+        for sql in [
+            "VACUUM ANALYZE norobots_urls",
+            "VACUUM ANALYZE norobots_hosts",
+        ] {
+            client.batch_execute(sql).await.expect("vacuum");
+        }
         let load = began.elapsed().as_secs_f64();
 
         let mut latencies = Vec::new();
@@ -131,12 +135,16 @@ async fn main() {
             .map(|r| format!("{} {}", r.get::<_, &str>(0), r.get::<_, &str>(1)))
             .collect();
         println!("|  | sizes: {} | | | | |", sizes.join(", "));
-        client
-            .batch_execute(&format!(
-                "DELETE FROM norobots_urls WHERE job = {job}; DELETE FROM norobots_hosts WHERE job = {job};
-                 VACUUM norobots_urls; VACUUM norobots_hosts"
-            ))
-            .await
-            .expect("the job's rows removed");
+        for sql in [
+            format!("DELETE FROM norobots_urls WHERE job = {job}"),
+            format!("DELETE FROM norobots_hosts WHERE job = {job}"),
+            "VACUUM norobots_urls".to_owned(),
+            "VACUUM norobots_hosts".to_owned(),
+        ] {
+            client
+                .batch_execute(&sql)
+                .await
+                .expect("the job's rows removed");
+        }
     }
 }

@@ -5,12 +5,12 @@
 //!
 //! ```text
 //! cargo run -p norobots-bench --bin shared_frontier --release -- \
-//!     postgres://USER@127.0.0.1:PORT/DB [URLS [HOSTS [BATCHES]]]
+//!     postgres://USER@127.0.0.1:PORT/DB [URLS [HOSTS [BATCHES [WORKERS]]]]
 //! ```
 //!
 //! `URLS` (100,000) URLs over `HOSTS` (1,000) hosts; `BATCHES` is a list
 //! of claim batch sizes (`16` by default; `1,4,16,64` compares them), each
-//! run with every worker count. A host is a key of the store (a claim
+//! run with every worker count of `WORKERS` (`1,2,4,8`). A host is a key of the store (a claim
 //! holds it); every URL is fetched from one test server on 127.0.0.1, so
 //! the figures are the store's and the cycle's, not a network's. Each
 //! worker is a store of its own (its own connections), as a process
@@ -217,13 +217,16 @@ async fn run_sqlite(base: &str, n: usize, hosts: usize, client: &reqwest::Client
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let mut args = std::env::args().skip(1);
-    let pg = args
-        .next()
-        .expect("usage: shared_frontier postgres://USER@HOST:PORT/DB [URLS [HOSTS [BATCHES]]]");
+    let pg = args.next().expect(
+        "usage: shared_frontier postgres://USER@HOST:PORT/DB [URLS [HOSTS [BATCHES [WORKERS]]]]",
+    );
     let n: usize = args.next().map_or(100_000, |a| a.parse().expect("URLS"));
     let hosts: usize = args.next().map_or(1_000, |a| a.parse().expect("HOSTS"));
     let batches: Vec<u32> = args.next().map_or(vec![16], |a| {
         a.split(',').map(|b| b.parse().expect("BATCHES")).collect()
+    });
+    let workers: Vec<usize> = args.next().map_or(vec![1, 2, 4, 8], |a| {
+        a.split(',').map(|w| w.parse().expect("WORKERS")).collect()
     });
 
     let page = Response::html(format!("<html><body>{}</body></html>", "x".repeat(2_000)));
@@ -247,7 +250,7 @@ async fn main() {
         r.rate, r.own_cpu_us
     );
     for &batch in &batches {
-        for workers in [1, 2, 4, 8] {
+        for &workers in &workers {
             let r = run_pg(&pg, &base, n, hosts, workers, batch, &client).await;
             println!(
                 "| PostgreSQL | {workers} | {batch} | {:.0} | {:.0} µs | {:.0} µs |",
