@@ -13,6 +13,10 @@ use norobots_testsite::scenario::{self, Fate, RobotsFetch};
 use norobots_testsite::RunningSite;
 use serde_json::Value;
 
+mod common;
+
+use common::{gap_after_robots, key_of};
+
 const BIN: &str = env!("CARGO_BIN_EXE_norobots");
 
 /// Runs `norobots crawl ARGS… START` in `dir`; (exit status, stderr).
@@ -36,17 +40,6 @@ fn log_lines(path: &Path) -> Vec<Value> {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
-}
-
-/// The site's origin name and the path of a logged URL.
-fn key_of(site: &RunningSite, url: &str) -> Option<(String, String)> {
-    for (name, base) in site.origins() {
-        if let Some(rest) = url.strip_prefix(&base) {
-            let path = if rest.is_empty() { "/" } else { rest };
-            return Some((name, path.to_owned()));
-        }
-    }
-    None
 }
 
 /// What the server saw, robots.txt aside: (origin, path) → count.
@@ -246,21 +239,6 @@ fn check_standard(dialect: &str, threads: &str) {
         walk(&out).iter().any(|p| p.contains("escape")),
         "the dangerous pages are saved too"
     );
-}
-
-/// The smallest gap between two requests to `origin`, counted from its
-/// first robots.txt request.
-fn gap_after_robots(site: &RunningSite, origin: &str) -> Option<Duration> {
-    let mut times: Vec<_> = site
-        .requests()
-        .into_iter()
-        .filter(|r| r.origin == origin)
-        .collect();
-    times.sort_by_key(|r| r.at);
-    let first = times
-        .iter()
-        .position(|r| r.path_and_query == "/robots.txt")?;
-    times[first..].windows(2).map(|w| w[1].at - w[0].at).min()
 }
 
 fn walk(dir: &Path) -> Vec<String> {

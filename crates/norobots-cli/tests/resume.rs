@@ -10,6 +10,10 @@ use std::time::{Duration, Instant};
 
 use norobots_testsite::scenario::{self, GENERATED_ORIGIN, GENERATED_START};
 
+mod common;
+
+use common::Moments;
+
 const BIN: &str = env!("CARGO_BIN_EXE_norobots");
 const PAGES: usize = 3_000;
 const KILLS: usize = 20;
@@ -59,18 +63,6 @@ fn log(dir: &Path) -> BTreeMap<String, String> {
     out
 }
 
-/// A deterministic stream of kill delays (xorshift), from 20 to 400 ms.
-struct Delays(u64);
-
-impl Delays {
-    fn next(&mut self) -> Duration {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        Duration::from_millis(20 + self.0 % 380)
-    }
-}
-
 #[test]
 fn killed_twenty_times_and_resumed_it_ends_as_an_uninterrupted_crawl() {
     let site = scenario::generated(PAGES).start().unwrap();
@@ -94,7 +86,7 @@ fn killed_twenty_times_and_resumed_it_ends_as_an_uninterrupted_crawl() {
 
     let before = site.requests().len();
     let broken = tempfile::tempdir().unwrap();
-    let mut delays = Delays(0x9E37_79B9_7F4A_7C15);
+    let mut delays = Moments(0x9E37_79B9_7F4A_7C15);
     let mut killed = 0;
     let began = Instant::now();
     while killed < KILLS {
@@ -104,7 +96,8 @@ fn killed_twenty_times_and_resumed_it_ends_as_an_uninterrupted_crawl() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(delays.next());
+        // From 20 to 400 ms.
+        std::thread::sleep(delays.next(20, 380));
         match child.try_wait().unwrap() {
             Some(status) => {
                 // It finished before the kill: the crawl is done; start

@@ -19,6 +19,10 @@ use norobots_testsite::scenario::{self, Fate, RobotsFetch, GENERATED_START};
 use norobots_testsite::RunningSite;
 use serde_json::Value;
 
+mod common;
+
+use common::{gap_after_robots, key_of, Moments};
+
 const BIN: &str = env!("CARGO_BIN_EXE_norobots");
 
 /// One multi-process crawl at a time: each takes both cores.
@@ -143,14 +147,8 @@ fn status(pg: &str, job: &str) -> BTreeMap<String, u64> {
 }
 
 /// A logged URL as (origin name, path), whatever port the site had.
-fn key_of(site: &RunningSite, url: &str) -> (String, String) {
-    for (name, base) in site.origins() {
-        if let Some(rest) = url.strip_prefix(&base) {
-            let path = if rest.is_empty() { "/" } else { rest };
-            return (name, path.to_owned());
-        }
-    }
-    ("elsewhere".into(), url.to_owned())
+fn key(site: &RunningSite, url: &str) -> (String, String) {
+    key_of(site, url).unwrap_or_else(|| ("elsewhere".into(), url.to_owned()))
 }
 
 /// What the server was asked: (origin, path) → count.
@@ -161,21 +159,6 @@ fn requests(site: &RunningSite) -> BTreeMap<(String, String), usize> {
             .or_default() += 1;
     }
     out
-}
-
-/// The smallest gap between two requests to `origin` from its first
-/// robots.txt request on (before it, nothing of a delay is known).
-fn gap_after_robots(site: &RunningSite, origin: &str) -> Option<Duration> {
-    let mut times: Vec<_> = site
-        .requests()
-        .into_iter()
-        .filter(|r| r.origin == origin)
-        .collect();
-    times.sort_by_key(|r| r.at);
-    let first = times
-        .iter()
-        .position(|r| r.path_and_query == "/robots.txt")?;
-    times[first..].windows(2).map(|w| w[1].at - w[0].at).min()
 }
 
 const STANDARD_ARGS: &[&str] = &[
@@ -212,7 +195,7 @@ fn four_workers_fetch_what_one_fetches_and_keep_each_hosts_pace() {
     assert_eq!(code, 4, "a broken page and a missing one: {err}");
     let one_log: BTreeMap<(String, String), String> = job_log(&pg, &one_job)
         .into_iter()
-        .map(|(u, d)| (key_of(&one_site, &u), d))
+        .map(|(u, d)| (key(&one_site, &u), d))
         .collect();
     let one_requests = requests(&one_site);
 
@@ -297,7 +280,7 @@ fn four_workers_fetch_what_one_fetches_and_keep_each_hosts_pace() {
     // workers' own logs are its parts, none in two.
     let log: BTreeMap<(String, String), String> = job_log(&pg, &job)
         .into_iter()
-        .map(|(u, d)| (key_of(&site, &u), d))
+        .map(|(u, d)| (key(&site, &u), d))
         .collect();
     assert_eq!(log, one_log);
     let mut parts = BTreeMap::new();
@@ -307,10 +290,7 @@ fn four_workers_fetch_what_one_fetches_and_keep_each_hosts_pace() {
         let part = lines_to_map(&text, &format!("w{i}'s log"));
         busy += usize::from(!part.is_empty());
         for (u, d) in part {
-            assert!(
-                parts.insert(key_of(&site, &u), d).is_none(),
-                "{u} in two logs"
-            );
+            assert!(parts.insert(key(&site, &u), d).is_none(), "{u} in two logs");
         }
     }
     assert_eq!(parts, log);
@@ -351,7 +331,7 @@ fn check_complete(site: &RunningSite, log: &BTreeMap<String, String>) {
         let fetched: BTreeSet<String> = log
             .iter()
             .filter(|(_, d)| *d == "fetched")
-            .map(|(u, _)| key_of(site, u))
+            .map(|(u, _)| key(site, u))
             .filter(|(o, p)| *o == origin && p != "/robots.txt")
             .map(|(_, p)| p)
             .collect();
@@ -361,7 +341,7 @@ fn check_complete(site: &RunningSite, log: &BTreeMap<String, String>) {
         }
     }
     for (url, decision) in log {
-        let (_, path) = key_of(site, url);
+        let (_, path) = key(site, url);
         let want = if path.starts_with("/private/") {
             "disallowed"
         } else {
@@ -387,18 +367,6 @@ fn doubles(site: &RunningSite) -> BTreeMap<(String, String), Vec<String>> {
 /// The killed worker's User-Agent.
 const VICTIM: &str = "victim-bot/1.0";
 
-/// A deterministic stream of kill moments (xorshift), 0.3 to 2.5 s.
-struct Moments(u64);
-
-impl Moments {
-    fn next(&mut self) -> Duration {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        Duration::from_millis(300 + self.0 % 2_200)
-    }
-}
-
 #[test]
 fn a_worker_killed_at_ten_moments_loses_nothing_but_what_it_had_in_flight() {
     let Some(pg) = pg_url() else { return };
@@ -418,7 +386,8 @@ fn a_worker_killed_at_ten_moments_loses_nothing_but_what_it_had_in_flight() {
         let others: Vec<Child> = (1..=3)
             .map(|i| worker(&pg, &job, &format!("w{i}"), dir.path(), &args, &starts))
             .collect();
-        let moment = moments.next();
+        // From 0.3 to 2.5 s.
+        let moment = moments.next(300, 2_200);
         std::thread::sleep(moment);
         let mut victim = victim;
         let was_running = victim.try_wait().unwrap().is_none();

@@ -1414,6 +1414,40 @@ impl Shared {
     }
 }
 
+/// Whose log [`Shared::log_rows`] reads.
+#[derive(Clone, Copy)]
+enum LogOf {
+    /// This worker's decisions, by its own numbers (`seq`).
+    Worker,
+    /// The whole job's, in commit order (`done`).
+    Job,
+}
+
+impl Shared {
+    /// Decided rows after position `after` of `which` log, at most `limit`.
+    async fn log_rows(
+        &self,
+        which: LogOf,
+        after: i64,
+        limit: usize,
+    ) -> Result<Vec<Decided>, StoreError> {
+        let (position, owner, key) = match which {
+            LogOf::Worker => ("seq", "decider", self.worker),
+            LogOf::Job => ("done", "job", self.job),
+        };
+        call!(*self, |c, _st| {
+            let stmt = c
+                .prepare_cached(&format!(
+                    "SELECT u.{position}, {DECIDED_COLUMNS}
+                     WHERE u.{owner} = $1 AND u.{position} > $2 ORDER BY u.{position} LIMIT $3"
+                ))
+                .await?;
+            let rows = c.query(&stmt, &[&key, &after, &(limit as i64)]).await?;
+            Ok(rows.iter().map(decided).collect())
+        })
+    }
+}
+
 impl Store for PgStore {
     fn flush(&self) -> impl Future<Output = Result<(), StoreError>> + Send {
         // Every call commits before it returns.
@@ -1631,31 +1665,11 @@ impl Store for PgStore {
     }
 
     async fn decided_after(&self, seq: i64, limit: usize) -> Result<Vec<Decided>, StoreError> {
-        let sh = &*self.shared;
-        call!(*sh, |c, _st| {
-            let stmt = c
-                .prepare_cached(&format!(
-                    "SELECT u.seq, {DECIDED_COLUMNS}
-                     WHERE u.decider = $1 AND u.seq > $2 ORDER BY u.seq LIMIT $3"
-                ))
-                .await?;
-            let rows = c.query(&stmt, &[&sh.worker, &seq, &(limit as i64)]).await?;
-            Ok(rows.iter().map(decided).collect())
-        })
+        self.shared.log_rows(LogOf::Worker, seq, limit).await
     }
 
     async fn job_log(&self, after: i64, limit: usize) -> Result<Vec<Decided>, StoreError> {
-        let sh = &*self.shared;
-        call!(*sh, |c, _st| {
-            let stmt = c
-                .prepare_cached(&format!(
-                    "SELECT u.done, {DECIDED_COLUMNS}
-                     WHERE u.job = $1 AND u.done > $2 ORDER BY u.done LIMIT $3"
-                ))
-                .await?;
-            let rows = c.query(&stmt, &[&sh.job, &after, &(limit as i64)]).await?;
-            Ok(rows.iter().map(decided).collect())
-        })
+        self.shared.log_rows(LogOf::Job, after, limit).await
     }
 
     async fn log_mark(&self) -> Result<(i64, u64), StoreError> {
