@@ -5,8 +5,8 @@
 //! `Robots::parse_with` and `Robots::matcher` for `check`,
 //! `Matcher::check_bytes` for `--explain`, `norobots::is_allowed_with` for
 //! the one-shot check, `PageDirectives::from_headers(..).combine(from_html)`
-//! for `meta`, and the CLI's own `agent.rs` (compiled in here, not copied)
-//! for what it says about an agent. Nothing here decides a URL.
+//! for `meta`, and `norobots::agent_note` (the words the CLI prints) for
+//! what it says about an agent. Nothing here decides a URL.
 //!
 //! The doc comments of the items exported to Python are their docstrings:
 //! their examples are Python, run by the pytest suite (`tests/test_docs.py`).
