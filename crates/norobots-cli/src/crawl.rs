@@ -571,10 +571,10 @@ impl CrawlArgs {
             }
             return Ok(0);
         }
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as i64);
-        let s = store.stats(now).await.map_err(failed)?;
+        let s = store
+            .stats(norobots_crawl::store::now_ms())
+            .await
+            .map_err(failed)?;
         writeln!(out, "store: {named}")?;
         writeln!(out, "queued: {}", s.queued)?;
         writeln!(out, "leased: {}", s.leased)?;
@@ -688,10 +688,8 @@ fn spawn_progress<S: Store>(crawler: Crawler<S>) -> tokio::task::JoinHandle<()> 
         let began = Instant::now();
         let progress = crawler.progress();
         loop {
-            let now = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis() as i64);
-            let (queued, waiting) = match crawler.store().stats(now).await {
+            let stats = crawler.store().stats(norobots_crawl::store::now_ms());
+            let (queued, waiting) = match stats.await {
                 Ok(s) => (s.queued, s.hosts_waiting),
                 Err(_) => (0, 0),
             };

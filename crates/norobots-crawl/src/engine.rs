@@ -39,7 +39,8 @@ use crate::page::{Body, FetchError, FetchOptions, Page, PageFetcher};
 use crate::politeness::{retry_wait, visit_wait, Cause, Pace};
 use crate::scope::{Scope, Verdict};
 use crate::store::{
-    Final, HostCounts, HostUpdate, Lease, NewUrl, RobotsRow, Stats, Store, StoreError, Via,
+    millis, now_ms, Final, HostCounts, HostUpdate, Lease, NewUrl, RobotsRow, Stats, Store,
+    StoreError, Via,
 };
 use crate::warc::{self, RobotsMode, WarcInfo, WarcWriter};
 
@@ -201,16 +202,6 @@ impl<S: Store> Clone for Crawler<S> {
             inner: Arc::clone(&self.inner),
         }
     }
-}
-
-/// Milliseconds since the epoch, the store's time.
-fn ms(t: SystemTime) -> i64 {
-    t.duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
-fn now_ms() -> i64 {
-    ms(SystemTime::now())
 }
 
 /// The store's time once `wait` has passed from now, rounded up: a time
@@ -619,7 +610,7 @@ impl<S: Store> Crawler<S> {
                         return self.done(&lease, outcome, vec![], None, host).await;
                     }
                     let host = HostUpdate {
-                        not_before: Some(ms(until).max(now_ms())),
+                        not_before: Some(millis(until).max(now_ms())),
                         robots_tries: Some(tries),
                         ..HostUpdate::default()
                     };
@@ -1062,7 +1053,7 @@ impl<S: Store> Crawler<S> {
                         .map(|(n, v)| (n.as_str().to_owned(), v.as_bytes().to_vec()))
                         .collect(),
                     body: body.to_vec(),
-                    fetched_at: ms(fetch.fetched_at),
+                    fetched_at: millis(fetch.fetched_at),
                 })
                 .await?;
         }
@@ -1086,7 +1077,7 @@ impl<S: Store> Crawler<S> {
                 }),
                 status: fetch.status,
                 bytes: Some(fetch.bytes as u64),
-                time: ms(fetch.fetched_at),
+                time: millis(fetch.fetched_at),
             }),
         };
         let mut added = vec![row];

@@ -7,9 +7,10 @@
 //! any number of crawler processes share. The engine does not know which
 //! it has.
 //!
-//! Times are milliseconds since the Unix epoch, passed in by the caller:
-//! a store never reads the clock, so that tests choose the time (the one
-//! exception is the PostgreSQL store's heartbeat, which keeps a live
+//! Times are milliseconds since the Unix epoch ([`now_ms`]), passed in by
+//! the caller: a store never reads the clock, so that tests choose the
+//! time (the exception is the PostgreSQL store's worker stamping its own
+//! liveness, when it joins and in its heartbeat, which keeps a live
 //! worker's leases from expiring).
 
 #[cfg(feature = "postgres")]
@@ -20,11 +21,36 @@ pub mod suite;
 
 use std::collections::BTreeMap;
 use std::future::Future;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::decision::{Decision, Reason};
 
 /// A URL's row number in the store.
 pub type UrlId = i64;
+
+/// `t` in the store's unit of time, milliseconds since the Unix epoch (0
+/// for a time before it).
+///
+/// ```
+/// use std::time::{Duration, UNIX_EPOCH};
+/// use norobots_crawl::store::millis;
+///
+/// assert_eq!(millis(UNIX_EPOCH + Duration::from_secs(2)), 2_000);
+/// ```
+pub fn millis(t: SystemTime) -> i64 {
+    t.duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// Now, in the store's unit of time: what a caller passes as `now`.
+///
+/// ```
+/// let now = norobots_crawl::store::now_ms();
+/// assert!(now > 1_700_000_000_000); // after November 2023
+/// ```
+pub fn now_ms() -> i64 {
+    millis(SystemTime::now())
+}
 
 /// How a URL came to be known.
 ///

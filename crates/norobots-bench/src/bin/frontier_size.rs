@@ -14,18 +14,12 @@
 //! tables and indexes (run it on an empty database: they count every
 //! job's rows), and the job's rows are deleted before the next size.
 
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 use norobots_crawl::store::postgres::{PgOptions, PgStore};
-use norobots_crawl::store::{Final, HostUpdate, Store};
+use norobots_crawl::store::{now_ms, Final, HostUpdate, Store};
 use norobots_crawl::Decision;
 use tokio_postgres::NoTls;
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
 
 fn pct(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {

@@ -20,22 +20,16 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use norobots_crawl::store::postgres::{PgOptions, PgStore};
 use norobots_crawl::store::sqlite::SqliteStore;
-use norobots_crawl::store::{Final, HostUpdate, NewUrl, Store, Via};
+use norobots_crawl::store::{now_ms, Final, HostUpdate, NewUrl, Store, Via};
 use norobots_crawl::Decision;
 use norobots_testsite::{OriginSpec, Response, Site};
 
 /// URLs a worker has in flight at once (`-j`).
 const JOBS: usize = 8;
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
 
 /// The CPU seconds of every process called `postgres` (the server and its
 /// backends), from `/proc`.

@@ -42,14 +42,14 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::future::Future;
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
 use tokio::sync::{oneshot, Mutex};
 use tokio_postgres::{NoTls, Row};
 
 use super::{
-    Claim, Decided, Final, HostCounts, HostUpdate, Lease, NewUrl, RobotsRow, Stats, Store,
+    now_ms, Claim, Decided, Final, HostCounts, HostUpdate, Lease, NewUrl, RobotsRow, Stats, Store,
     StoreError, UrlId, Via,
 };
 use crate::decision::{Decision, Reason};
@@ -400,12 +400,6 @@ impl Drop for PgStore {
     }
 }
 
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
 /// A PostgreSQL error as one line: the server's message when it sent one.
 pub(crate) fn describe(e: &tokio_postgres::Error) -> String {
     match e.as_db_error() {
@@ -753,19 +747,42 @@ const DECIDED_COLUMNS: &str =
     "u.url, u.depth, p.url, u.via, u.decision, u.reason, u.status, u.bytes, u.time
      FROM norobots_urls u LEFT JOIN norobots_urls p ON p.id = u.parent";
 
-/// What a host row takes from a [`HostUpdate`] (`$N` for its three
-/// values) when a URL of it is done: the later next-allowed time, the
-/// delay and the robots.txt tries when given, and the lease given up with
-/// its last URL.
-fn host_done_sql(leased_delta: &str, queued_delta: &str, nb: u8, delay: u8, tries: u8) -> String {
+/// What a host row `h` takes from a [`HostUpdate`] whose three values
+/// are the parameters `$nb`, `$delay` and `$tries`: the later
+/// next-allowed time, and the delay and the robots.txt tries when given.
+fn pace_sql(nb: u8, delay: u8, tries: u8) -> String {
     format!(
-        "leased = GREATEST(h.leased - {leased_delta}, 0),
-         queued = h.queued + {queued_delta},
-         lease_worker = CASE WHEN h.leased - {leased_delta} <= 0 THEN NULL ELSE h.lease_worker END,
-         lease_until = CASE WHEN h.leased - {leased_delta} <= 0 THEN NULL ELSE h.lease_until END,
-         not_before = GREATEST(h.not_before, COALESCE(${nb}::bigint, 0)),
+        "not_before = GREATEST(h.not_before, COALESCE(${nb}::bigint, 0)),
          delay_ms = COALESCE(${delay}::bigint, h.delay_ms),
          robots_tries = COALESCE(${tries}::int, h.robots_tries)"
+    )
+}
+
+/// What a host row `h` takes when `leased` of the URLs leased from it are
+/// done or go back, `queued` of them to its queue (an SQL expression
+/// each): the lease given up with its last URL.
+fn lease_done_sql(leased: &str, queued: &str) -> String {
+    format!(
+        "leased = GREATEST(h.leased - {leased}, 0),
+         queued = GREATEST(h.queued + {queued}, 0),
+         lease_worker = CASE WHEN h.leased - {leased} <= 0 THEN NULL ELSE h.lease_worker END,
+         lease_until = CASE WHEN h.leased - {leased} <= 0 THEN NULL ELSE h.lease_until END"
+    )
+}
+
+/// Puts URLs leased to a worker back in their hosts' queues: those that
+/// `which` (a condition on `norobots_urls`, with parameters after `$1`,
+/// the job) picks, their hosts' counts with them, a host given up with
+/// its last URL. The statement returns how many went back.
+fn requeue_sql(which: &str) -> String {
+    format!(
+        "WITH r AS (UPDATE norobots_urls SET state = {QUEUED}, worker = NULL
+                    WHERE state = {LEASED} AND {which} RETURNING origin),
+              n AS (SELECT origin, COUNT(*) AS n FROM r GROUP BY origin),
+              h AS (UPDATE norobots_hosts h SET {} FROM n
+                    WHERE h.job = $1 AND h.origin = n.origin)
+         SELECT COALESCE(SUM(n), 0)::bigint FROM n",
+        lease_done_sql("n.n", "n.n")
     )
 }
 
@@ -853,23 +870,9 @@ impl Shared {
     /// was lost), and reads its decision number again.
     async fn reconcile(&self, c: &Object, st: &mut State) -> Result<(), StoreError> {
         let held: Vec<i64> = st.leased.keys().copied().collect();
-        c.execute(
-            &format!(
-                "WITH r AS (UPDATE norobots_urls SET state = {QUEUED}, worker = NULL
-                            WHERE worker = $2 AND state = {LEASED} AND NOT (id = ANY($3))
-                            RETURNING origin),
-                      n AS (SELECT origin, COUNT(*) AS n FROM r GROUP BY origin)
-                 UPDATE norobots_hosts h SET {} FROM n WHERE h.job = $1 AND h.origin = n.origin",
-                host_done_sql("n.n", "n.n", 4, 5, 6)
-            ),
-            &[
-                &self.job,
-                &self.worker,
-                &held,
-                &None::<i64>,
-                &None::<i64>,
-                &None::<i32>,
-            ],
+        c.query_one(
+            &requeue_sql("worker = $2 AND NOT (id = ANY($3))"),
+            &[&self.job, &self.worker, &held],
         )
         .await?;
         st.seq = c
@@ -1073,12 +1076,12 @@ impl Shared {
             leased.push(l);
         }
         tx.execute(
-            "UPDATE norobots_hosts h SET queued = GREATEST(h.queued - x.q, 0),
-                leased = GREATEST(h.leased - x.l, 0),
-                lease_worker = CASE WHEN h.leased - x.l <= 0 THEN NULL ELSE h.lease_worker END,
-                lease_until = CASE WHEN h.leased - x.l <= 0 THEN NULL ELSE h.lease_until END
-             FROM unnest($2::text[], $3::bigint[], $4::bigint[]) AS x(origin, q, l)
-             WHERE h.job = $1 AND h.origin = x.origin",
+            &format!(
+                "UPDATE norobots_hosts h SET {}
+                 FROM unnest($2::text[], $3::bigint[], $4::bigint[]) AS x(origin, q, l)
+                 WHERE h.job = $1 AND h.origin = x.origin",
+                lease_done_sql("x.l", "-x.q")
+            ),
             &[&self.job, &names, &queued, &leased],
         )
         .await?;
@@ -1095,29 +1098,10 @@ impl Shared {
         if waiting.is_empty() {
             return Ok(0);
         }
-        let stmt = c
-            .prepare_cached(&format!(
-                "WITH r AS (UPDATE norobots_urls SET state = {QUEUED}, worker = NULL
-                            WHERE id = ANY($2) AND state = {LEASED} AND worker = $3
-                            RETURNING origin),
-                      n AS (SELECT origin, COUNT(*) AS n FROM r GROUP BY origin),
-                      h AS (UPDATE norobots_hosts h SET {} FROM n
-                            WHERE h.job = $1 AND h.origin = n.origin)
-                 SELECT COALESCE(SUM(n), 0)::bigint FROM n",
-                host_done_sql("n.n", "n.n", 4, 5, 6)
-            ))
-            .await?;
         let n: i64 = c
             .query_one(
-                &stmt,
-                &[
-                    &self.job,
-                    &waiting,
-                    &self.worker,
-                    &None::<i64>,
-                    &None::<i64>,
-                    &None::<i32>,
-                ],
+                &requeue_sql("worker = $2 AND id = ANY($3)"),
+                &[&self.job, &self.worker, &waiting],
             )
             .await?
             .get(0);
@@ -1143,7 +1127,7 @@ impl Shared {
                     RETURNING origin)
                  UPDATE norobots_hosts h SET {} FROM fin
                  WHERE h.job = $1 AND h.origin = fin.origin",
-                host_done_sql("1", "0", 10, 11, 12)
+                lease_done_sql("1", "0") + ", " + &pace_sql(10, 11, 12)
             ))
             .await?;
         for done in batch {
@@ -1535,11 +1519,9 @@ impl Store for PgStore {
                         UPDATE norobots_urls SET attempts = attempts + $3
                         WHERE id = $2 AND job = $1 AND state = {LEASED} AND worker = $4
                         RETURNING origin)
-                     UPDATE norobots_hosts h SET
-                        not_before = GREATEST(h.not_before, COALESCE($5::bigint, 0)),
-                        delay_ms = COALESCE($6::bigint, h.delay_ms),
-                        robots_tries = COALESCE($7::int, h.robots_tries)
-                     FROM r WHERE h.job = $1 AND h.origin = r.origin"
+                     UPDATE norobots_hosts h SET {} FROM r
+                     WHERE h.job = $1 AND h.origin = r.origin",
+                    pace_sql(5, 6, 7)
                 ))
                 .await?
             } else {
@@ -1551,7 +1533,7 @@ impl Store for PgStore {
                         RETURNING origin)
                      UPDATE norobots_hosts h SET {} FROM r
                      WHERE h.job = $1 AND h.origin = r.origin",
-                    host_done_sql("1", "1", 5, 6, 7)
+                    lease_done_sql("1", "1") + ", " + &pace_sql(5, 6, 7)
                 ))
                 .await?
             };
@@ -1591,15 +1573,13 @@ impl Store for PgStore {
         let sh = &*self.shared;
         call!(*sh, |c, st| {
             let stmt = c
-                .prepare_cached(
-                    "INSERT INTO norobots_hosts (job, origin, not_before, delay_ms, robots_tries)
+                .prepare_cached(&format!(
+                    "INSERT INTO norobots_hosts AS h (job, origin, not_before, delay_ms, robots_tries)
                      VALUES ($1, $2, COALESCE($3::bigint, 0), COALESCE($4::bigint, 0),
                              COALESCE($5::int, 0))
-                     ON CONFLICT (job, origin) DO UPDATE SET
-                        not_before = GREATEST(norobots_hosts.not_before, COALESCE($3::bigint, 0)),
-                        delay_ms = COALESCE($4, norobots_hosts.delay_ms),
-                        robots_tries = COALESCE($5, norobots_hosts.robots_tries)",
-                )
+                     ON CONFLICT (job, origin) DO UPDATE SET {}",
+                    pace_sql(3, 4, 5)
+                ))
                 .await?;
             c.execute(
                 &stmt,
@@ -1633,24 +1613,7 @@ impl Store for PgStore {
             st.held.clear();
             let tx = c.transaction().await?;
             let n: i64 = tx
-                .query_one(
-                    &format!(
-                        "WITH r AS (UPDATE norobots_urls SET state = {QUEUED}, worker = NULL
-                                    WHERE worker = $2 AND state = {LEASED} RETURNING origin),
-                              n AS (SELECT origin, COUNT(*) AS n FROM r GROUP BY origin),
-                              h AS (UPDATE norobots_hosts h SET {} FROM n
-                                    WHERE h.job = $1 AND h.origin = n.origin)
-                         SELECT COALESCE(SUM(n), 0)::bigint FROM n",
-                        host_done_sql("n.n", "n.n", 3, 4, 5)
-                    ),
-                    &[
-                        &sh.job,
-                        &sh.worker,
-                        &None::<i64>,
-                        &None::<i64>,
-                        &None::<i32>,
-                    ],
-                )
+                .query_one(&requeue_sql("worker = $2"), &[&sh.job, &sh.worker])
                 .await?
                 .get(0);
             tx.execute(
@@ -1770,7 +1733,7 @@ impl Store for PgStore {
             let workers: i64 = c
                 .query_one(
                     "SELECT COUNT(*) FROM norobots_workers WHERE job = $1 AND heartbeat > $2",
-                    &[&sh.job, &(now_ms() - sh.lease_ms)],
+                    &[&sh.job, &now.saturating_sub(sh.lease_ms)],
                 )
                 .await?
                 .get(0);

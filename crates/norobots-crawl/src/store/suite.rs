@@ -1,11 +1,13 @@
 //! The tests every [`Store`] must pass, written once and run against each
-//! implementation (feature `testing`): SQLite here, PostgreSQL in its own
-//! crate. Each takes a function that opens the store under test, so that
-//! a test can close and reopen it between its steps.
+//! implementation: SQLite's (`sqlite/tests.rs`) and PostgreSQL's
+//! (`postgres/tests.rs`), and, with feature `testing`, another crate's.
+//! Each takes a function that opens the store under test, so that a test
+//! can close and reopen it between its steps.
 
 use super::*;
 
-fn url(u: &str, origin: &str) -> NewUrl {
+/// A new URL of `origin`, found by a link at depth 1.
+pub(crate) fn url(u: &str, origin: &str) -> NewUrl {
     NewUrl {
         url: u.to_owned(),
         origin: origin.to_owned(),

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex as StdMutex;
 
 use super::*;
-use crate::store::suite;
+use crate::store::suite::{self, url};
 
 /// The test server's URL, or `None` (loudly) outside CI.
 pub(crate) fn pg_url() -> Option<String> {
@@ -37,23 +37,25 @@ fn fresh_job(what: &str) -> String {
     )
 }
 
+/// Completes `id` as fetched at `time`, with nothing found on the page.
+async fn fetched(store: &PgStore, id: UrlId, time: i64) {
+    store
+        .complete(
+            id,
+            Final::new(Decision::Fetched, None, time),
+            vec![],
+            None,
+            HostUpdate::default(),
+        )
+        .await
+        .unwrap();
+}
+
 async fn open(url: &str, job: &str, worker: &str, lease_ms: u64) -> PgStore {
     let mut o = PgOptions::new(worker);
     o.lease = Duration::from_millis(lease_ms);
     o.takeover = true;
     PgStore::open(url, job, o).await.unwrap().0
-}
-
-fn url(u: &str, origin: &str) -> NewUrl {
-    NewUrl {
-        url: u.to_owned(),
-        origin: origin.to_owned(),
-        depth: 1,
-        parent: None,
-        via: Via::Link,
-        hops: 0,
-        outcome: None,
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -109,15 +111,7 @@ async fn a_host_held_by_one_worker_is_not_given_to_another() {
     assert_eq!(second[0].url, "http://h/2", "the rest of a's batch first");
     assert!(b.claim(0, 10, 4, 0).await.unwrap().leases.is_empty());
     // The host is free again once its worker is done with what it held.
-    a.complete(
-        second[0].id,
-        Final::new(Decision::Fetched, None, 1),
-        vec![],
-        None,
-        HostUpdate::default(),
-    )
-    .await
-    .unwrap();
+    fetched(&a, second[0].id, 1).await;
     let again = b.claim(0, 10, 4, 0).await.unwrap().leases;
     let urls: Vec<&str> = again.iter().map(|l| l.url.as_str()).collect();
     assert_eq!(urls, ["http://h/3"]);
@@ -151,15 +145,7 @@ async fn a_batch_goes_back_to_the_queue_when_its_worker_is_done() {
         ("http://h/1", 1),
         "its place kept, its failure counted"
     );
-    a.complete(
-        again[0].id,
-        Final::new(Decision::Fetched, None, 1),
-        vec![],
-        None,
-        HostUpdate::default(),
-    )
-    .await
-    .unwrap();
+    fetched(&a, again[0].id, 1).await;
     // a is done claiming: the rest of its batch is b's to take.
     assert_eq!(a.give_back().await.unwrap(), 4);
     let got = b.claim(0, 10, 1, 0).await.unwrap().leases;
@@ -205,15 +191,7 @@ async fn a_dead_workers_host_comes_back_when_its_lease_expires() {
     let c = b.claim(now_ms(), 5, 1, 0).await.unwrap();
     assert_eq!(c.leases.len(), 1, "{c:?}");
     assert_eq!((c.leases[0].id, c.leases[0].attempts), (lease.id, 0));
-    b.complete(
-        c.leases[0].id,
-        Final::new(Decision::Fetched, None, 2),
-        vec![],
-        None,
-        HostUpdate::default(),
-    )
-    .await
-    .unwrap();
+    fetched(&b, c.leases[0].id, 2).await;
     assert!(b.claim(now_ms(), 5, 1, 0).await.unwrap().drained);
 }
 
@@ -241,15 +219,7 @@ async fn robots_rows_and_the_job_log_are_the_jobs() {
     .unwrap();
     for s in [&a, &b, &a, &b, &a, &b] {
         let l = s.claim(0, 1, 1, 0).await.unwrap().leases.remove(0);
-        s.complete(
-            l.id,
-            Final::new(Decision::Fetched, None, 3),
-            vec![],
-            None,
-            HostUpdate::default(),
-        )
-        .await
-        .unwrap();
+        fetched(s, l.id, 3).await;
     }
     // Each worker's log has its own three, numbered 1, 2, 3.
     for s in [&a, &b] {
