@@ -7,15 +7,14 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 use std::process::Command;
-use std::time::Duration;
 
-use norobots_testsite::scenario::{self, Fate, RobotsFetch};
+use norobots_testsite::scenario::{self, Fate};
 use norobots_testsite::RunningSite;
 use serde_json::Value;
 
 mod common;
 
-use common::{gap_after_robots, key_of};
+use common::{assert_paced, key_of};
 
 const BIN: &str = env!("CARGO_BIN_EXE_norobots");
 
@@ -119,40 +118,8 @@ fn check_standard(dialect: &str, threads: &str) {
     }
     assert!(wrong.is_empty(), "{dialect}:\n{}", wrong.join("\n"));
 
-    // Retry-After: 1 holds the host for a second before the second try.
-    for key in expect.having(Fate::Retried) {
-        let times: Vec<_> = site
-            .requests()
-            .into_iter()
-            .filter(|r| r.origin == key.0 && r.path_and_query == key.1)
-            .map(|r| r.at)
-            .collect();
-        assert_eq!(times.len(), 2, "{key:?}");
-        assert!(
-            times[1] - times[0] >= Duration::from_secs(1),
-            "{key:?}: {:?}",
-            times[1] - times[0]
-        );
-    }
-    // robots.txt: once per origin's lifetime, never for an origin not visited.
-    for (origin, want) in &expect.robots {
-        let n = site.count(origin, "/robots.txt");
-        match want {
-            RobotsFetch::Once => assert_eq!(n, 1, "{origin}"),
-            RobotsFetch::Retried => assert!(n >= 1, "{origin}"),
-            RobotsFetch::Never => assert_eq!(n, 0, "{origin}"),
-        }
-    }
-    // The pace: never closer than the Crawl-delay, from the request that
-    // read it on (the start page comes before robots.txt, as in wget, and
-    // nothing is known of a delay before the file is read).
-    for (origin, delay) in &expect.crawl_delay {
-        let gap = gap_after_robots(&site, origin).expect("several requests");
-        assert!(
-            gap >= *delay,
-            "{origin}: two requests {gap:?} apart, Crawl-delay {delay:?}"
-        );
-    }
+    // Retry-After, robots.txt once per origin, the Crawl-delay.
+    assert_paced(&site, &expect);
 
     // The log: each URL once; what was requested is there, with its fate.
     let log = log_lines(&dir.path().join("crawl.jsonl"));

@@ -12,7 +12,7 @@ use norobots_testsite::scenario::{self, GENERATED_ORIGIN, GENERATED_START};
 
 mod common;
 
-use common::Moments;
+use common::{decisions, Moments};
 
 const BIN: &str = env!("CARGO_BIN_EXE_norobots");
 const PAGES: usize = 3_000;
@@ -49,18 +49,7 @@ fn args<'a>(dir: &'a Path, start: &'a str, resume: bool) -> Vec<String> {
 /// url → decision, each URL once (a second line for a URL fails).
 fn log(dir: &Path) -> BTreeMap<String, String> {
     let text = std::fs::read_to_string(dir.join("crawl.jsonl")).unwrap();
-    let mut out = BTreeMap::new();
-    for (n, line) in text.lines().enumerate() {
-        let v: serde_json::Value =
-            serde_json::from_str(line).unwrap_or_else(|e| panic!("line {}: {e}: {line:?}", n + 1));
-        let url = v["url"].as_str().unwrap().to_owned();
-        let decision = v["decision"].as_str().unwrap().to_owned();
-        assert!(
-            out.insert(url.clone(), decision).is_none(),
-            "{url} logged twice"
-        );
-    }
-    out
+    decisions(&text, "crawl.jsonl")
 }
 
 #[test]

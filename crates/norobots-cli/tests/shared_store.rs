@@ -15,13 +15,12 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use norobots_testsite::scenario::{self, Fate, RobotsFetch, GENERATED_START};
+use norobots_testsite::scenario::{self, Fate, GENERATED_START};
 use norobots_testsite::RunningSite;
-use serde_json::Value;
 
 mod common;
 
-use common::{gap_after_robots, key_of, Moments};
+use common::{assert_paced, decisions, key_of, Moments};
 
 const BIN: &str = env!("CARGO_BIN_EXE_norobots");
 
@@ -97,47 +96,30 @@ fn finish(child: Child, limit: Duration) -> (i32, String) {
     )
 }
 
-/// The job's whole log (`--export-log`): URL → decision, each URL once.
-fn job_log(pg: &str, job: &str) -> BTreeMap<String, String> {
+/// What `norobots crawl --store PG --job JOB` with `flag` prints (a
+/// report that joins no job), which must succeed.
+fn report(pg: &str, job: &str, flag: &str) -> String {
     let out = Command::new(BIN)
-        .args(["crawl", "--export-log", "--store", pg, "--job", job])
+        .args(["crawl", flag, "--store", pg, "--job", job])
         .output()
         .unwrap();
     assert!(
         out.status.success(),
-        "{}",
+        "{flag}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    lines_to_map(&String::from_utf8(out.stdout).unwrap(), "the job's log")
+    String::from_utf8(out.stdout).unwrap()
 }
 
-fn lines_to_map(text: &str, what: &str) -> BTreeMap<String, String> {
-    let mut map = BTreeMap::new();
-    for line in text.lines() {
-        let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{what}: {e}"));
-        let url = v["url"].as_str().unwrap().to_owned();
-        let decision = v["decision"].as_str().unwrap().to_owned();
-        assert!(
-            map.insert(url.clone(), decision).is_none(),
-            "{what}: {url} twice"
-        );
-    }
-    map
+/// The job's whole log (`--export-log`): URL → decision, each URL once.
+fn job_log(pg: &str, job: &str) -> BTreeMap<String, String> {
+    decisions(&report(pg, job, "--export-log"), "the job's log")
 }
 
 /// The job's counts, as `--status` prints them: name → first number.
 fn status(pg: &str, job: &str) -> BTreeMap<String, u64> {
-    let out = Command::new(BIN)
-        .args(["crawl", "--status", "--store", pg, "--job", job])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
-    text.lines()
+    report(pg, job, "--status")
+        .lines()
         .filter_map(|l| {
             let (k, v) = l.split_once(": ")?;
             let n = v.split_whitespace().next()?.parse().ok()?;
@@ -247,34 +229,10 @@ fn four_workers_fetch_what_one_fetches_and_keep_each_hosts_pace() {
     }
     wrong.dedup();
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    // robots.txt once per origin for the whole job.
-    for (origin, want) in &expect.robots {
-        let n = site.count(origin, "/robots.txt");
-        match want {
-            RobotsFetch::Once => assert_eq!(n, 1, "{origin}"),
-            RobotsFetch::Retried => assert!(n >= 1, "{origin}"),
-            RobotsFetch::Never => assert_eq!(n, 0, "{origin}"),
-        }
-    }
-    // Each host's pace held across the workers: its Crawl-delay, and a
-    // Retry-After of one second.
-    for (origin, delay) in &expect.crawl_delay {
-        let gap = gap_after_robots(&site, origin).expect("several requests");
-        assert!(
-            gap >= *delay,
-            "{origin}: {gap:?} apart, Crawl-delay {delay:?}"
-        );
-    }
-    for key in expect.having(Fate::Retried) {
-        let times: Vec<_> = site
-            .requests()
-            .into_iter()
-            .filter(|r| r.origin == key.0 && r.path_and_query == key.1)
-            .map(|r| r.at)
-            .collect();
-        assert_eq!(times.len(), 2, "{key:?}");
-        assert!(times[1] - times[0] >= Duration::from_secs(1), "{key:?}");
-    }
+    // robots.txt once per origin for the whole job; each host's pace
+    // (its Crawl-delay, a Retry-After of one second) held across the
+    // workers.
+    assert_paced(&site, &expect);
 
     // The job's log: each URL once, decided as one worker decides it; the
     // workers' own logs are its parts, none in two.
@@ -287,7 +245,7 @@ fn four_workers_fetch_what_one_fetches_and_keep_each_hosts_pace() {
     let mut busy = 0;
     for i in 1..=4 {
         let text = std::fs::read_to_string(dir.path().join(format!("w{i}.jsonl"))).unwrap();
-        let part = lines_to_map(&text, &format!("w{i}'s log"));
+        let part = decisions(&text, &format!("w{i}'s log"));
         busy += usize::from(!part.is_empty());
         for (u, d) in part {
             assert!(parts.insert(key(&site, &u), d).is_none(), "{u} in two logs");

@@ -2,8 +2,10 @@
 // Each test file compiles this module and uses a part of it.
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
+use norobots_testsite::scenario::{Expectations, Fate, RobotsFetch};
 use norobots_testsite::RunningSite;
 
 /// A logged URL as the site's origin name and the path, whatever port
@@ -32,6 +34,61 @@ pub fn gap_after_robots(site: &RunningSite, origin: &str) -> Option<Duration> {
         .iter()
         .position(|r| r.path_and_query == "/robots.txt")?;
     times[first..].windows(2).map(|w| w[1].at - w[0].at).min()
+}
+
+/// What the standard site's robots.txt files and pauses ask, held
+/// however many workers crawled it: robots.txt once per origin's lifetime
+/// (never for an origin not visited), a Retry-After of one second before
+/// the second try, and no two requests to a host closer than its
+/// Crawl-delay, from the request that read it on (the start page comes
+/// before robots.txt, as in wget).
+pub fn assert_paced(site: &RunningSite, expect: &Expectations) {
+    for key in expect.having(Fate::Retried) {
+        let times: Vec<_> = site
+            .requests()
+            .into_iter()
+            .filter(|r| r.origin == key.0 && r.path_and_query == key.1)
+            .map(|r| r.at)
+            .collect();
+        assert_eq!(times.len(), 2, "{key:?}");
+        assert!(
+            times[1] - times[0] >= Duration::from_secs(1),
+            "{key:?}: {:?}",
+            times[1] - times[0]
+        );
+    }
+    for (origin, want) in &expect.robots {
+        let n = site.count(origin, "/robots.txt");
+        match want {
+            RobotsFetch::Once => assert_eq!(n, 1, "{origin}"),
+            RobotsFetch::Retried => assert!(n >= 1, "{origin}"),
+            RobotsFetch::Never => assert_eq!(n, 0, "{origin}"),
+        }
+    }
+    for (origin, delay) in &expect.crawl_delay {
+        let gap = gap_after_robots(site, origin).expect("several requests");
+        assert!(
+            gap >= *delay,
+            "{origin}: two requests {gap:?} apart, Crawl-delay {delay:?}"
+        );
+    }
+}
+
+/// A crawl log's text (JSON Lines) as URL → decision; a URL on two lines
+/// fails, and so does a line that is not JSON (`what` names the log).
+pub fn decisions(text: &str, what: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let v: serde_json::Value = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("{what} line {}: {e}: {line:?}", n + 1));
+        let url = v["url"].as_str().unwrap().to_owned();
+        let decision = v["decision"].as_str().unwrap().to_owned();
+        assert!(
+            out.insert(url.clone(), decision).is_none(),
+            "{what}: {url} logged twice"
+        );
+    }
+    out
 }
 
 /// A deterministic stream of moments (xorshift), for kills.
