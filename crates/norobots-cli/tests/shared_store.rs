@@ -152,8 +152,9 @@ const STANDARD_ARGS: &[&str] = &[
     "0.3",
     "-t",
     "3",
-    // Two hosts at a time per worker: no one worker can take every host
-    // of the site, so the four share it.
+    // Two requests in flight per worker: the one that found the site's
+    // hosts is busy with them while the idle ones (which look again every
+    // 0.1 s) take their share.
     "-j",
     "2",
 ];

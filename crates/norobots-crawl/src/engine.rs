@@ -513,11 +513,14 @@ impl<S: Store> Crawler<S> {
                 if claim.drained && in_flight == 0 {
                     return Ok(());
                 }
+                let idle = inner.store.idle_look();
                 let wait = claim
                     .next
-                    .map(|t| Duration::from_millis((t - now_ms()).max(1) as u64))
-                    .unwrap_or(Duration::from_secs(1))
-                    .min(Duration::from_secs(1));
+                    .map_or(
+                        idle,
+                        |t| Duration::from_millis((t - now_ms()).max(1) as u64),
+                    )
+                    .min(idle);
                 inner.idle[thread].store(true, Relaxed);
                 tokio::select! {
                     _ = notify.notified() => {}

@@ -423,6 +423,16 @@ pub trait Store: Send + Sync + 'static {
     /// Final decisions by origin and kind.
     fn host_counts(&self) -> impl Future<Output = Result<HostCounts, StoreError>> + Send;
 
+    /// The longest a crawler with nothing to claim waits before it asks
+    /// again, whenever it was told nothing sooner. A store of one process
+    /// hears of all its work from its own crawler, which wakes itself; one
+    /// that other processes share gets work (hosts they free, links their
+    /// pages add) that nothing here announces, and asks to be looked at
+    /// sooner.
+    fn idle_look(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(1)
+    }
+
     /// This process is done claiming (the crawl is over for it, or it
     /// stops): what it holds and has not started goes back to the queue,
     /// so that other processes sharing the store may take it at once.

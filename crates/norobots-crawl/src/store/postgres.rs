@@ -1599,6 +1599,14 @@ impl Store for PgStore {
         })
     }
 
+    /// Other workers free hosts and add new ones at moments no one tells
+    /// this worker of: an idle worker looks again soon (a look is one
+    /// short transaction), so that it takes its share of the hosts others'
+    /// pages link to rather than leave them to the worker that found them.
+    fn idle_look(&self) -> Duration {
+        Duration::from_millis(100)
+    }
+
     async fn give_back(&self) -> Result<u64, StoreError> {
         call!(*self.shared, |c, st| {
             self.shared.give_back(&mut c, st).await
